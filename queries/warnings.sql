@@ -1,0 +1,5 @@
+-- What was accepted but flagged (duplicate keys, size mismatches, unknown types). Params: :pattern (LIKE on location).
+SELECT w.location, w.offset, w.message
+  FROM warnings w
+ WHERE w.location LIKE coalesce(:pattern, '%')
+ ORDER BY w.location, w.offset;

@@ -1,0 +1,309 @@
+#include "catalog/catalog.hpp"
+
+#include <SQLiteCpp/Statement.h>
+#include <SQLiteCpp/Transaction.h>
+
+#include <set>
+#include <stdexcept>
+
+#include "catalog/embedded_sql.hpp"
+#include "format/ggml_types.hpp"
+#include "format/tensor_names.hpp"
+#include "format/text.hpp"
+
+namespace modelcat::catalog {
+
+namespace {
+
+constexpr int kBusyTimeoutMs = 30'000;
+
+const std::string kNow = "strftime('%Y-%m-%dT%H:%M:%fZ','now')";
+
+void bind_value(SQLite::Statement& st, int idx, const format::MetadataValue& v) {
+    std::visit(
+        [&](const auto& x) {
+            using T = std::decay_t<decltype(x)>;
+            if constexpr (std::is_same_v<T, uint64_t>) {
+                // SQLite integers are signed 64-bit; larger values are kept exactly as text
+                if (x > static_cast<uint64_t>(INT64_MAX)) st.bind(idx, std::to_string(x));
+                else st.bind(idx, static_cast<int64_t>(x));
+            } else if constexpr (std::is_same_v<T, int64_t>) {
+                st.bind(idx, x);
+            } else if constexpr (std::is_same_v<T, double>) {
+                st.bind(idx, x);
+            } else if constexpr (std::is_same_v<T, bool>) {
+                st.bind(idx, x ? 1 : 0);
+            } else if constexpr (std::is_same_v<T, std::string>) {
+                st.bind(idx, x);
+            } else {  // ArraySummary
+                if (x.json) st.bind(idx, *x.json);
+                else st.bind(idx);
+            }
+        },
+        v);
+}
+
+std::optional<int64_t> integer_value(const format::FileHeader& h, std::string_view key) {
+    for (const auto& e : h.metadata) {
+        if (e.key != key) continue;
+        if (auto* u = std::get_if<uint64_t>(&e.value)) return static_cast<int64_t>(*u);
+        if (auto* i = std::get_if<int64_t>(&e.value)) return *i;
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> string_value(const format::FileHeader& h, std::string_view key) {
+    for (const auto& e : h.metadata)
+        if (e.key == key)
+            if (auto* s = std::get_if<std::string>(&e.value)) return *s;
+    return std::nullopt;
+}
+
+template <typename T>
+void bind_optional(SQLite::Statement& st, int idx, const std::optional<T>& v) {
+    if (v) st.bind(idx, static_cast<int64_t>(*v));
+    else st.bind(idx);
+}
+
+}  // namespace
+
+int schema_version() { return static_cast<int>(schema_migrations().size()); }
+
+Catalog::Catalog(const std::string& path)
+    : db_(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, kBusyTimeoutMs) {
+    db_.exec("PRAGMA journal_mode = WAL");
+    db_.exec("PRAGMA foreign_keys = ON");
+    db_.exec("PRAGMA synchronous = NORMAL");
+    migrate();
+}
+
+void Catalog::migrate() {
+    int current = db_.execAndGet("PRAGMA user_version").getInt();
+    const auto& migrations = schema_migrations();
+    if (current > static_cast<int>(migrations.size()))
+        throw std::runtime_error("database schema version " + std::to_string(current) +
+                                 " is newer than this modelcat understands (" + std::to_string(migrations.size()) + ")");
+    if (current < static_cast<int>(migrations.size())) {
+        SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
+        // re-read inside the write lock: another process may have migrated meanwhile
+        current = db_.execAndGet("PRAGMA user_version").getInt();
+        for (size_t i = static_cast<size_t>(current); i < migrations.size(); ++i) {
+            db_.exec(std::string(migrations[i].sql));
+            db_.exec("PRAGMA user_version = " + std::to_string(i + 1));
+        }
+        tx.commit();
+    }
+    // The type table follows the binary, not the database's age.
+    SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
+    SQLite::Statement ins(db_, "INSERT OR REPLACE INTO ggml_types VALUES (?,?,?,?,?)");
+    for (const auto& t : format::ggml_types()) {
+        ins.bind(1, static_cast<int64_t>(t.id));
+        ins.bind(2, std::string(t.name));
+        ins.bind(3, static_cast<int64_t>(t.block_size));
+        ins.bind(4, static_cast<int64_t>(t.type_size));
+        ins.bind(5, t.bits_per_weight());
+        ins.exec();
+        ins.reset();
+    }
+    tx.commit();
+}
+
+int64_t Catalog::begin_crawl(const std::vector<std::string>& inputs) {
+    std::string json = "[";
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        if (i) json += ',';
+        format::append_json_string(json, inputs[i]);
+    }
+    json += ']';
+    SQLite::Statement st(db_, "INSERT INTO crawls (started_at, inputs) VALUES (" + kNow + ", ?)");
+    st.bind(1, json);
+    st.exec();
+    return db_.getLastInsertRowid();
+}
+
+void Catalog::finish_crawl(int64_t crawl_id, const CrawlTotals& t) {
+    SQLite::Statement st(db_,
+                         "UPDATE crawls SET finished_at = " + kNow +
+                             ", files_ok = ?, files_failed = ?, tensors = ?, bytes_read = ?, requests = ?, seconds = ?"
+                             " WHERE crawl_id = ?");
+    st.bind(1, static_cast<int64_t>(t.files_ok));
+    st.bind(2, static_cast<int64_t>(t.files_failed));
+    st.bind(3, static_cast<int64_t>(t.tensors));
+    st.bind(4, static_cast<int64_t>(t.bytes_read));
+    st.bind(5, static_cast<int64_t>(t.requests));
+    st.bind(6, t.seconds);
+    st.bind(7, crawl_id);
+    st.exec();
+}
+
+int64_t Catalog::store_model(int64_t crawl_id, const ModelRecord& model) {
+    if (model.files.empty()) throw std::logic_error("store_model: a model needs at least one file");
+    const format::FileHeader& first = model.files.front().header;
+    uint64_t tensor_count = 0, params = 0, file_bytes = 0, header_bytes = 0;
+    std::set<std::string> keys;
+    for (const auto& f : model.files) {
+        tensor_count += f.header.tensors.size();
+        file_bytes += f.header.file_size;
+        header_bytes += f.header.header_bytes;
+        for (const auto& t : f.header.tensors) params += t.n_elements;
+        for (const auto& e : f.header.metadata) keys.insert(e.key);
+    }
+
+    SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
+    // A location that belonged to another model (say, a shard re-grouped) moves to this one.
+    for (const auto& f : model.files) {
+        SQLite::Statement del(db_, "DELETE FROM models WHERE model_id IN (SELECT model_id FROM files WHERE location = ?)"
+                                   " AND location <> ?");
+        del.bind(1, f.location);
+        del.bind(2, model.files.front().location);
+        del.exec();
+    }
+    SQLite::Statement up(db_,
+                         "INSERT INTO models (location, name, format, architecture, file_type, tensor_count, kv_count,"
+                         " params, file_bytes, header_bytes, crawl_id, updated_at)"
+                         " VALUES (?,?,?,?,?,?,?,?,?,?,?," + kNow + ")"
+                         " ON CONFLICT(location) DO UPDATE SET name = excluded.name, format = excluded.format,"
+                         " architecture = excluded.architecture, file_type = excluded.file_type,"
+                         " tensor_count = excluded.tensor_count, kv_count = excluded.kv_count, params = excluded.params,"
+                         " file_bytes = excluded.file_bytes, header_bytes = excluded.header_bytes,"
+                         " crawl_id = excluded.crawl_id, updated_at = excluded.updated_at"
+                         " RETURNING model_id");
+    up.bind(1, model.files.front().location);
+    up.bind(2, model.name);
+    up.bind(3, format::format_name(first.format));
+    if (auto a = string_value(first, "general.architecture")) up.bind(4, *a);
+    else up.bind(4);
+    bind_optional(up, 5, integer_value(first, "general.file_type"));
+    up.bind(6, static_cast<int64_t>(tensor_count));
+    up.bind(7, static_cast<int64_t>(keys.size()));
+    up.bind(8, static_cast<int64_t>(params));
+    up.bind(9, static_cast<int64_t>(file_bytes));
+    up.bind(10, static_cast<int64_t>(header_bytes));
+    up.bind(11, crawl_id);
+    if (!up.executeStep()) throw std::runtime_error("upsert of model returned no row");
+    const int64_t model_id = up.getColumn(0).getInt64();
+    up.reset();
+
+    for (const char* table : {"files", "census", "warnings"}) {
+        SQLite::Statement del(db_, std::string("DELETE FROM ") + table + " WHERE model_id = ?");
+        del.bind(1, model_id);
+        del.exec();
+    }
+
+    SQLite::Statement file_ins(db_,
+                               "INSERT INTO files (model_id, location, shard, format, version, endianness, size,"
+                               " header_bytes, data_start, alignment, kv_count, tensor_count, bytes_read, requests,"
+                               " read_ms, mtime_ns, status, crawl_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'ok',?)");
+    SQLite::Statement meta_ins(db_,
+                               "INSERT OR IGNORE INTO metadata (model_id, file_id, key, value_type, value, array_type,"
+                               " array_length, array_bytes, array_hash, offset) VALUES (?,?,?,?,?,?,?,?,?,?)");
+    SQLite::Statement tensor_ins(db_,
+                                 "INSERT INTO tensors (model_id, file_id, name, layer, kind, n_dims, dims, n_elements,"
+                                 " type_id, type_name, offset, bytes, expected_bytes, bits_per_weight, info_offset)"
+                                 " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    SQLite::Statement warn_ins(db_,
+                               "INSERT INTO warnings (crawl_id, model_id, location, offset, message) VALUES (?,?,?,?,?)");
+    for (size_t shard = 0; shard < model.files.size(); ++shard) {
+        const FileRecord& f = model.files[shard];
+        const format::FileHeader& h = f.header;
+        file_ins.bind(1, model_id);
+        file_ins.bind(2, f.location);
+        file_ins.bind(3, static_cast<int64_t>(shard));
+        file_ins.bind(4, format::format_name(h.format));
+        if (h.format == format::Format::gguf) file_ins.bind(5, static_cast<int64_t>(h.version));
+        else file_ins.bind(5);
+        file_ins.bind(6, h.big_endian ? "big" : "little");
+        file_ins.bind(7, static_cast<int64_t>(h.file_size));
+        file_ins.bind(8, static_cast<int64_t>(h.header_bytes));
+        file_ins.bind(9, static_cast<int64_t>(h.data_start));
+        if (h.alignment) file_ins.bind(10, static_cast<int64_t>(h.alignment));
+        else file_ins.bind(10);
+        file_ins.bind(11, static_cast<int64_t>(h.format == format::Format::gguf ? h.declared_kv_count : h.metadata.size()));
+        file_ins.bind(12, static_cast<int64_t>(h.tensors.size()));
+        file_ins.bind(13, static_cast<int64_t>(f.bytes_read));
+        file_ins.bind(14, static_cast<int64_t>(f.requests));
+        file_ins.bind(15, f.read_ms);
+        bind_optional(file_ins, 16, f.mtime_ns);
+        file_ins.bind(17, crawl_id);
+        file_ins.exec();
+        file_ins.reset();
+        const int64_t file_id = db_.getLastInsertRowid();
+
+        for (const auto& e : h.metadata) {
+            meta_ins.bind(1, model_id);
+            meta_ins.bind(2, file_id);
+            meta_ins.bind(3, e.key);
+            meta_ins.bind(4, format::value_type_name(e.type));
+            bind_value(meta_ins, 5, e.value);
+            if (auto* a = std::get_if<format::ArraySummary>(&e.value)) {
+                meta_ins.bind(6, format::value_type_name(a->element_type));
+                meta_ins.bind(7, static_cast<int64_t>(a->length));
+                meta_ins.bind(8, static_cast<int64_t>(a->byte_size));
+                meta_ins.bind(9, format::hex64(a->content_hash));
+            } else {
+                for (int i = 6; i <= 9; ++i) meta_ins.bind(i);
+            }
+            meta_ins.bind(10, static_cast<int64_t>(e.offset));
+            meta_ins.exec();
+            meta_ins.reset();
+        }
+        for (const auto& t : h.tensors) {
+            format::TensorName tn = format::split_tensor_name(t.name);
+            tensor_ins.bind(1, model_id);
+            tensor_ins.bind(2, file_id);
+            tensor_ins.bind(3, t.name);
+            bind_optional(tensor_ins, 4, tn.layer);
+            tensor_ins.bind(5, tn.kind);
+            tensor_ins.bind(6, static_cast<int64_t>(t.dims.size()));
+            tensor_ins.bind(7, format::json_dims(t.dims));
+            tensor_ins.bind(8, static_cast<int64_t>(t.n_elements));
+            bind_optional(tensor_ins, 9, t.type_id);
+            tensor_ins.bind(10, t.type_name);
+            tensor_ins.bind(11, static_cast<int64_t>(t.offset));
+            tensor_ins.bind(12, static_cast<int64_t>(t.bytes));
+            bind_optional(tensor_ins, 13, t.expected_bytes);
+            if (t.n_elements) tensor_ins.bind(14, t.bytes * 8.0 / t.n_elements);
+            else tensor_ins.bind(14);
+            tensor_ins.bind(15, static_cast<int64_t>(t.info_offset));
+            tensor_ins.exec();
+            tensor_ins.reset();
+        }
+        for (const auto& w : h.warnings) {
+            warn_ins.bind(1, crawl_id);
+            warn_ins.bind(2, model_id);
+            warn_ins.bind(3, f.location);
+            warn_ins.bind(4, static_cast<int64_t>(w.offset));
+            warn_ins.bind(5, w.message);
+            warn_ins.exec();
+            warn_ins.reset();
+        }
+    }
+    SQLite::Statement census(db_,
+                             "INSERT INTO census (model_id, type_id, type_name, tensors, params, bytes, bits_per_weight)"
+                             " SELECT model_id, type_id, type_name, count(*), sum(n_elements), sum(bytes),"
+                             " CASE WHEN sum(n_elements) > 0 THEN sum(bytes) * 8.0 / sum(n_elements) END"
+                             " FROM tensors WHERE model_id = ? GROUP BY type_id, type_name");
+    census.bind(1, model_id);
+    census.exec();
+    tx.commit();
+    return model_id;
+}
+
+void Catalog::record_error(int64_t crawl_id, const std::string& location, std::optional<uint64_t> offset,
+                           const std::string& message) {
+    SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
+    SQLite::Statement ins(db_, "INSERT INTO errors (crawl_id, location, offset, message) VALUES (?,?,?,?)");
+    ins.bind(1, crawl_id);
+    ins.bind(2, location);
+    bind_optional(ins, 3, offset);
+    ins.bind(4, message);
+    ins.exec();
+    SQLite::Statement stale(db_, "UPDATE files SET status = 'stale', last_error = ?, crawl_id = ? WHERE location = ?");
+    stale.bind(1, message);
+    stale.bind(2, crawl_id);
+    stale.bind(3, location);
+    stale.exec();
+    tx.commit();
+}
+
+}  // namespace modelcat::catalog

@@ -1,0 +1,175 @@
+// modelcat: catalogue GGUF and safetensors headers into SQLite.
+// The commands only parse options and print; the work is in crawl/ and below.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "catalog/catalog.hpp"
+#include "catalog/embedded_sql.hpp"
+#include "catalog/query.hpp"
+#include "cli/printer.hpp"
+#include "cli/show.hpp"
+#include "crawl/crawler.hpp"
+#include "crawl/file_reader.hpp"
+#include "crawl/inputs.hpp"
+
+using namespace modelcat;
+
+namespace {
+
+constexpr int kExitOk = 0, kExitSomeFailed = 1, kExitUsage = 2;
+
+std::string default_db() {
+    const char* env = std::getenv("MODELCAT_DB");
+    return env && *env ? env : "catalog.db";
+}
+
+int run_crawl_command(const std::string& db_path, std::vector<std::string> inputs,
+                      const std::vector<std::string>& lists, bool quiet) {
+    for (const auto& l : lists) {
+        std::vector<std::string> more;
+        if (l == "-") {
+            more = crawl::read_input_list(std::cin);
+        } else {
+            std::ifstream in(l);
+            if (!in) {
+                std::cerr << "modelcat: cannot read list file " << l << "\n";
+                return kExitUsage;
+            }
+            more = crawl::read_input_list(in);
+        }
+        inputs.insert(inputs.end(), more.begin(), more.end());
+    }
+    if (inputs.empty()) {
+        std::cerr << "modelcat crawl: no inputs (give files, directories or --list FILE)\n";
+        return kExitUsage;
+    }
+    catalog::Catalog cat(db_path);
+    crawl::CrawlOptions options;
+    options.on_file = [&](const crawl::FileOutcome& o) {
+        if (!o.ok) {
+            std::cerr << "error: " << o.location;
+            if (o.offset) std::cerr << ": offset " << *o.offset;
+            std::cerr << ": " << o.message << "\n";
+        } else if (!quiet) {
+            std::cerr << "ok: " << o.location << " (" << o.tensors << " tensors, " << o.bytes_read << " bytes read"
+                      << (o.warnings ? ", " + std::to_string(o.warnings) + " warnings" : "") << ")\n";
+        }
+    };
+    crawl::CrawlReport rep = crawl::run_crawl(cat, inputs, options);
+    const auto& t = rep.totals;
+    std::fprintf(stderr, "crawl %lld: %llu files catalogued, %llu failed, %llu tensors, %llu bytes read in %llu reads, %.2f s\n",
+                 (long long)rep.crawl_id, (unsigned long long)t.files_ok, (unsigned long long)t.files_failed,
+                 (unsigned long long)t.tensors, (unsigned long long)t.bytes_read, (unsigned long long)t.requests, t.seconds);
+    return t.files_failed ? kExitSomeFailed : kExitOk;
+}
+
+int run_query_command(const std::string& db_path, const std::string& name, const std::vector<std::string>& param_args,
+                      const std::string& fmt) {
+    cli::OutputFormat of = cli::parse_output_format(fmt);
+    std::string sql;
+    if (auto q = catalog::bundled_query(name)) {
+        sql = *q;
+    } else if (std::ifstream in(name); in && name.ends_with(".sql")) {
+        std::stringstream ss;
+        ss << in.rdbuf();
+        sql = ss.str();
+    } else {
+        std::cerr << "modelcat query: no report named '" << name << "' (see `modelcat query --list`)\n";
+        return kExitUsage;
+    }
+    std::map<std::string, std::string> params;
+    for (const auto& p : param_args) {
+        auto eq = p.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            std::cerr << "modelcat query: --param takes key=value, got '" << p << "'\n";
+            return kExitUsage;
+        }
+        params[p.substr(0, eq)] = p.substr(eq + 1);
+    }
+    catalog::Catalog cat(db_path);
+    cli::print_result(std::cout, catalog::run_query(cat.db(), sql, params), of);
+    return kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"modelcat: catalogue GGUF and safetensors headers into SQLite"};
+    app.require_subcommand(1);
+    std::string db = default_db();
+
+    auto* crawl_cmd = app.add_subcommand("crawl", "read headers of files, directories and lists into the catalogue");
+    std::vector<std::string> inputs, lists;
+    bool quiet = false;
+    crawl_cmd->add_option("--db", db, "catalogue database (default $MODELCAT_DB or catalog.db)");
+    crawl_cmd->add_option("--list", lists, "file with one input per line ('-' = stdin)");
+    crawl_cmd->add_flag("-q,--quiet", quiet, "print only failures and the summary");
+    crawl_cmd->add_option("inputs", inputs, "files and directories (walked for *.gguf, *.safetensors)");
+
+    auto* query_cmd = app.add_subcommand("query", "run a report from queries/ (or a .sql file) against the catalogue");
+    std::string query_name, out_format = "table";
+    std::vector<std::string> params;
+    bool list_queries = false;
+    query_cmd->add_option("--db", db, "catalogue database");
+    query_cmd->add_option("name", query_name, "report name or path of a .sql file");
+    query_cmd->add_option("-p,--param", params, "parameter key=value (bound to :key)");
+    query_cmd->add_option("-f,--format", out_format, "table, csv, json or markdown");
+    query_cmd->add_flag("--list", list_queries, "list the bundled reports");
+
+    auto* show_cmd = app.add_subcommand("show", "print one file's header (no database)");
+    std::string show_path;
+    bool show_all = false;
+    show_cmd->add_option("file", show_path, "a GGUF or safetensors file")->required();
+    show_cmd->add_flag("--all", show_all, "list every tensor");
+
+    auto* schema_cmd = app.add_subcommand("schema", "print the SQL that creates the catalogue");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        int rc = app.exit(e);
+        return rc == 0 ? kExitOk : kExitUsage;
+    }
+
+    try {
+        if (*crawl_cmd) return run_crawl_command(db, inputs, lists, quiet);
+        if (*query_cmd) {
+            if (list_queries) {
+                for (const auto& q : catalog::bundled_queries())
+                    std::cout << q.name << "\t" << catalog::query_summary(std::string(q.sql)) << "\n";
+                return kExitOk;
+            }
+            if (query_name.empty()) {
+                std::cerr << "modelcat query: name a report (see `modelcat query --list`)\n";
+                return kExitUsage;
+            }
+            return run_query_command(db, query_name, params, out_format);
+        }
+        if (*show_cmd) {
+            try {
+                cli::print_header(std::cout, show_path, crawl::read_file_header(show_path, {}), show_all);
+            } catch (const format::FormatError& e) {
+                std::cerr << "error: " << show_path << ": offset " << e.offset() << ": " << e.what() << "\n";
+                return kExitSomeFailed;
+            } catch (const io::IoError& e) {
+                std::cerr << "error: " << e.what() << "\n";
+                return kExitSomeFailed;
+            }
+            return kExitOk;
+        }
+        if (*schema_cmd) {
+            for (const auto& m : catalog::schema_migrations()) std::cout << "-- schema/" << m.name << ".sql\n" << m.sql << "\n";
+            return kExitOk;
+        }
+    } catch (const std::exception& e) {
+        std::cerr << "modelcat: " << e.what() << "\n";
+        return kExitUsage;
+    }
+    return kExitUsage;
+}

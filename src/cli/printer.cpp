@@ -1,0 +1,125 @@
+#include "cli/printer.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include "format/text.hpp"
+
+namespace modelcat::cli {
+
+namespace {
+
+// Reals read best at 4 decimals (bits per weight: 4.8944); tiny ones keep
+// their significant digits.
+std::string human(const catalog::Cell& c) {
+    if (std::holds_alternative<std::monostate>(c)) return "";
+    if (auto* i = std::get_if<int64_t>(&c)) return std::to_string(*i);
+    if (auto* d = std::get_if<double>(&c)) {
+        char buf[64];
+        double a = std::fabs(*d);
+        std::snprintf(buf, sizeof buf, (a == 0 || a >= 0.01) ? "%.4f" : "%.4g", *d);
+        return buf;
+    }
+    return std::get<std::string>(c);
+}
+
+bool is_number(const catalog::Cell& c) {
+    return std::holds_alternative<int64_t>(c) || std::holds_alternative<double>(c);
+}
+
+std::string csv_field(const catalog::Cell& c) {
+    std::string s = std::holds_alternative<double>(c) ? format::json_number(std::get<double>(c)) : human(c);
+    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return q + "\"";
+}
+
+void print_table(std::ostream& out, const catalog::QueryResult& r, bool markdown) {
+    std::vector<size_t> w(r.columns.size());
+    std::vector<bool> numeric(r.columns.size(), true);
+    for (size_t c = 0; c < r.columns.size(); ++c) w[c] = r.columns[c].size();
+    std::vector<std::vector<std::string>> cells;
+    for (const auto& row : r.rows) {
+        cells.emplace_back();
+        for (size_t c = 0; c < row.size(); ++c) {
+            std::string s = human(row[c]);
+            if (markdown) {
+                std::string e;
+                for (char ch : s) e += ch == '|' ? std::string("\\|") : ch == '\n' ? std::string(" ") : std::string(1, ch);
+                s = e;
+            }
+            w[c] = std::max(w[c], s.size());
+            if (!is_number(row[c]) && !std::holds_alternative<std::monostate>(row[c])) numeric[c] = false;
+            cells.back().push_back(std::move(s));
+        }
+    }
+    auto line = [&](const std::vector<std::string>& v) {
+        if (markdown) out << "| ";
+        for (size_t c = 0; c < v.size(); ++c) {
+            if (c) out << (markdown ? " | " : "  ");
+            size_t pad = w[c] - v[c].size();
+            if (numeric[c]) out << std::string(pad, ' ') << v[c];
+            else out << v[c] << (c + 1 < v.size() || markdown ? std::string(pad, ' ') : "");
+        }
+        out << (markdown ? " |\n" : "\n");
+    };
+    line(r.columns);
+    if (markdown) {
+        out << "|";
+        for (size_t c = 0; c < w.size(); ++c) out << (numeric[c] ? std::string(w[c] + 1, '-') + ":|" : std::string(w[c] + 2, '-') + "|");
+        out << "\n";
+    } else {
+        std::vector<std::string> rule;
+        for (size_t c = 0; c < w.size(); ++c) rule.push_back(std::string(w[c], '-'));
+        line(rule);
+    }
+    for (const auto& row : cells) line(row);
+}
+
+}  // namespace
+
+OutputFormat parse_output_format(const std::string& s) {
+    if (s == "table") return OutputFormat::table;
+    if (s == "csv") return OutputFormat::csv;
+    if (s == "json") return OutputFormat::json;
+    if (s == "markdown" || s == "md") return OutputFormat::markdown;
+    throw std::invalid_argument("unknown format '" + s + "' (table, csv, json, markdown)");
+}
+
+void print_result(std::ostream& out, const catalog::QueryResult& r, OutputFormat f) {
+    switch (f) {
+        case OutputFormat::table:
+        case OutputFormat::markdown: print_table(out, r, f == OutputFormat::markdown); break;
+        case OutputFormat::csv:
+            for (size_t c = 0; c < r.columns.size(); ++c) out << (c ? "," : "") << csv_field(r.columns[c]);
+            out << "\n";
+            for (const auto& row : r.rows) {
+                for (size_t c = 0; c < row.size(); ++c) out << (c ? "," : "") << csv_field(row[c]);
+                out << "\n";
+            }
+            break;
+        case OutputFormat::json: {
+            std::string s = "[";
+            for (size_t i = 0; i < r.rows.size(); ++i) {
+                s += i ? ",\n {" : "\n {";
+                for (size_t c = 0; c < r.columns.size(); ++c) {
+                    if (c) s += ", ";
+                    format::append_json_string(s, r.columns[c]);
+                    s += ": ";
+                    const auto& cell = r.rows[i][c];
+                    if (std::holds_alternative<std::monostate>(cell)) s += "null";
+                    else if (auto* v = std::get_if<int64_t>(&cell)) s += std::to_string(*v);
+                    else if (auto* d = std::get_if<double>(&cell)) s += format::json_number(*d);
+                    else format::append_json_string(s, std::get<std::string>(cell));
+                }
+                s += "}";
+            }
+            out << s << (r.rows.empty() ? "]\n" : "\n]\n");
+            break;
+        }
+    }
+}
+
+}  // namespace modelcat::cli

@@ -1,0 +1,101 @@
+#include "cli/show.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "format/text.hpp"
+
+namespace modelcat::cli {
+
+namespace {
+
+std::string value_text(const format::MetadataEntry& e) {
+    return std::visit(
+        [](const auto& v) -> std::string {
+            using T = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<T, std::string>) {
+                std::string s;
+                format::append_json_string(s, v);
+                return s.size() > 70 ? s.substr(0, 66) + "...\"" : s;
+            } else if constexpr (std::is_same_v<T, bool>) {
+                return v ? "true" : "false";
+            } else if constexpr (std::is_same_v<T, double>) {
+                return format::json_number(v);
+            } else if constexpr (std::is_same_v<T, format::ArraySummary>) {
+                std::string s = std::string("array<") + format::value_type_name(v.element_type) + ">[" +
+                                std::to_string(v.length) + "] " + std::to_string(v.byte_size) + " B hash " +
+                                format::hex64(v.content_hash);
+                if (v.json) s += " " + (v.json->size() > 40 ? v.json->substr(0, 37) + "..." : *v.json);
+                return s;
+            } else {
+                return std::to_string(v);
+            }
+        },
+        e.value);
+}
+
+}  // namespace
+
+void print_header(std::ostream& out, const std::string& location, const crawl::FileReading& r, bool all_tensors) {
+    const format::FileHeader& h = r.header;
+    char buf[256];
+    out << location << "\n";
+    if (h.format == format::Format::gguf)
+        out << "  GGUF version " << h.version << ", " << (h.big_endian ? "big" : "little") << "-endian, alignment "
+            << h.alignment << "\n";
+    else
+        out << "  safetensors\n";
+    std::snprintf(buf, sizeof buf, "  file %llu bytes; header %llu bytes; data starts at %llu; read %llu bytes in %llu reads\n",
+                  (unsigned long long)h.file_size, (unsigned long long)h.header_bytes, (unsigned long long)h.data_start,
+                  (unsigned long long)r.bytes_read, (unsigned long long)r.requests);
+    out << buf;
+    out << "\n-- metadata (" << h.metadata.size() << " keys)\n";
+    size_t kw = 0;
+    for (const auto& e : h.metadata) kw = std::max(kw, e.key.size());
+    for (const auto& e : h.metadata)
+        out << "  " << e.key << std::string(kw - e.key.size() + 2, ' ') << format::value_type_name(e.type) << "  "
+            << value_text(e) << "\n";
+
+    struct Row { uint64_t n = 0, elems = 0, bytes = 0; std::optional<uint32_t> id; };
+    std::map<std::string, Row> census;
+    uint64_t params = 0;
+    for (const auto& t : h.tensors) {
+        auto& c = census[t.type_name];
+        c.id = t.type_id;
+        ++c.n;
+        c.elems += t.n_elements;
+        c.bytes += t.bytes;
+        params += t.n_elements;
+    }
+    std::vector<std::pair<std::string, Row>> rows(census.begin(), census.end());
+    std::sort(rows.begin(), rows.end(), [](auto& a, auto& b) { return a.second.elems > b.second.elems; });
+    out << "\n-- tensor types; bytes measured from offsets\n";
+    std::snprintf(buf, sizeof buf, "  %-10s %8s %18s %18s %12s\n", "type", "tensors", "parameters", "bytes", "bits/weight");
+    out << buf;
+    for (const auto& [name, c] : rows) {
+        std::snprintf(buf, sizeof buf, "  %-10s %8llu %18llu %18llu %12.4f\n", name.c_str(), (unsigned long long)c.n,
+                      (unsigned long long)c.elems, (unsigned long long)c.bytes, c.elems ? c.bytes * 8.0 / c.elems : 0.0);
+        out << buf;
+    }
+    uint64_t data = h.file_size > h.header_bytes ? h.file_size - h.header_bytes : 0;
+    std::snprintf(buf, sizeof buf, "  %zu tensors, %llu parameters, %.4f bits per weight overall\n", h.tensors.size(),
+                  (unsigned long long)params, params ? data * 8.0 / params : 0.0);
+    out << buf;
+
+    size_t shown = all_tensors ? h.tensors.size() : std::min<size_t>(h.tensors.size(), 20);
+    out << "\n-- tensors" << (shown < h.tensors.size() ? " (first " + std::to_string(shown) + "; --all for every one)" : "") << "\n";
+    for (size_t i = 0; i < shown; ++i) {
+        const auto& t = h.tensors[i];
+        std::snprintf(buf, sizeof buf, "  %-32s %-20s %-8s offset %12llu  %12llu B  %.4f bpw\n", t.name.c_str(),
+                      format::json_dims(t.dims).c_str(), t.type_name.c_str(), (unsigned long long)t.offset,
+                      (unsigned long long)t.bytes, t.n_elements ? t.bytes * 8.0 / t.n_elements : 0.0);
+        out << buf;
+    }
+    if (!h.warnings.empty()) {
+        out << "\n-- warnings\n";
+        for (const auto& w : h.warnings) out << "  offset " << w.offset << ": " << w.message << "\n";
+    }
+}
+
+}  // namespace modelcat::cli

@@ -1,0 +1,68 @@
+#include "crawl/inputs.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+#include <system_error>
+
+namespace fs = std::filesystem;
+
+namespace modelcat::crawl {
+
+namespace {
+
+bool is_model_file(const fs::path& p) {
+    auto ext = p.extension();
+    return ext == ".gguf" || ext == ".safetensors";
+}
+
+std::string trim(const std::string& s) {
+    size_t a = s.find_first_not_of(" \t\r");
+    if (a == std::string::npos) return "";
+    size_t b = s.find_last_not_of(" \t\r");
+    return s.substr(a, b - a + 1);
+}
+
+}  // namespace
+
+std::vector<std::string> read_input_list(std::istream& in) {
+    std::vector<std::string> out;
+    for (std::string line; std::getline(in, line);) {
+        line = trim(line);
+        if (!line.empty() && line[0] != '#') out.push_back(line);
+    }
+    return out;
+}
+
+ExpandedInputs expand_inputs(const std::vector<std::string>& inputs) {
+    ExpandedInputs r;
+    std::set<std::string> seen;
+    auto add = [&](const fs::path& p) {
+        std::string s = fs::absolute(p).lexically_normal().string();
+        if (seen.insert(s).second) r.files.push_back(s);
+    };
+    for (const std::string& input : inputs) {
+        std::error_code ec;
+        fs::file_status st = fs::status(input, ec);
+        if (ec || !fs::exists(st)) {
+            r.problems.push_back({input, "no such file or directory"});
+        } else if (fs::is_directory(st)) {
+            std::vector<fs::path> found;
+            fs::recursive_directory_iterator it(input, fs::directory_options::skip_permission_denied, ec), end;
+            for (; !ec && it != end; it.increment(ec))
+                if (it->is_regular_file(ec) && is_model_file(it->path())) found.push_back(it->path());
+            if (ec) r.problems.push_back({input, "cannot walk directory: " + ec.message()});
+            std::sort(found.begin(), found.end());
+            for (const auto& p : found) add(p);
+        } else {
+            add(input);
+        }
+    }
+    return r;
+}
+
+std::string model_name_for(const std::string& location) {
+    return fs::path(location).stem().string();
+}
+
+}  // namespace modelcat::crawl

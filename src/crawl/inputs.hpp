@@ -1,0 +1,30 @@
+#pragma once
+// Turns what the user typed (files, directories, list files) into the
+// ordered list of files to read.
+#include <istream>
+#include <string>
+#include <vector>
+
+namespace modelcat::crawl {
+
+struct InputProblem {
+    std::string input;
+    std::string message;
+};
+
+struct ExpandedInputs {
+    std::vector<std::string> files;      // absolute paths as given (symlinks not resolved), de-duplicated
+    std::vector<InputProblem> problems;  // inputs that name nothing readable
+};
+
+// Reads a --list file: one input per line; blank lines and '#' comments skipped.
+std::vector<std::string> read_input_list(std::istream& in);
+
+// Directories are walked recursively for *.gguf and *.safetensors; a named
+// file is taken whatever its extension.
+ExpandedInputs expand_inputs(const std::vector<std::string>& inputs);
+
+// "Meta-Llama-3.1-8B-Instruct-Q4_K_M" for ".../Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf".
+std::string model_name_for(const std::string& location);
+
+}  // namespace modelcat::crawl

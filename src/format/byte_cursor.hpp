@@ -1,0 +1,83 @@
+#pragma once
+// Bounds-checked, endian-aware reading over a prefix of a file. Reading past
+// the prefix but within the file throws OutOfBytes (fetch more and retry);
+// reading past the file itself is a FormatError (truncated input).
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "format/header.hpp"
+
+namespace modelcat::format {
+
+// std::byteswap is C++23; this is its C++20 stand-in.
+template <typename U>
+constexpr U byteswap(U v) {
+    if constexpr (sizeof(U) == 2) return static_cast<U>(__builtin_bswap16(static_cast<uint16_t>(v)));
+    else if constexpr (sizeof(U) == 4) return static_cast<U>(__builtin_bswap32(static_cast<uint32_t>(v)));
+    else if constexpr (sizeof(U) == 8) return static_cast<U>(__builtin_bswap64(static_cast<uint64_t>(v)));
+    else return v;
+}
+
+struct OutOfBytes {
+    uint64_t needed_end;  // the prefix must reach this offset
+};
+
+class ByteCursor {
+public:
+    ByteCursor(std::span<const uint8_t> prefix, uint64_t file_size, bool big_endian = false)
+        : data_(prefix), file_size_(file_size), big_endian_(big_endian) {}
+
+    uint64_t pos() const { return pos_; }
+    void seek(uint64_t p) { pos_ = p; }
+    void set_big_endian(bool b) { big_endian_ = b; }
+    uint64_t file_size() const { return file_size_; }
+    uint64_t remaining_in_file() const { return file_size_ > pos_ ? file_size_ - pos_ : 0; }
+
+    // Ensures n bytes are readable at pos; `what` names the field for errors.
+    void require(uint64_t n, std::string_view what) const {
+        if (n > remaining_in_file())
+            throw FormatError(pos_, "truncated: " + std::string(what) + " needs " + std::to_string(n) +
+                                        " bytes at offset " + std::to_string(pos_) + " but the file ends at " +
+                                        std::to_string(file_size_));
+        if (pos_ + n > data_.size()) throw OutOfBytes{pos_ + n};
+    }
+
+    std::span<const uint8_t> bytes(uint64_t n, std::string_view what) {
+        require(n, what);
+        auto s = data_.subspan(pos_, n);
+        pos_ += n;
+        return s;
+    }
+
+    template <typename T>
+    T read(std::string_view what) {
+        require(sizeof(T), what);
+        T v;
+        std::memcpy(&v, data_.data() + pos_, sizeof(T));
+        pos_ += sizeof(T);
+        if (big_endian_ && sizeof(T) > 1) v = byteswap_value(v);
+        return v;
+    }
+
+    template <typename T>
+    static T byteswap_value(T v) {
+        if constexpr (std::is_integral_v<T>) {
+            return byteswap(v);
+        } else {
+            using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+            return std::bit_cast<T>(byteswap(std::bit_cast<U>(v)));
+        }
+    }
+
+private:
+    std::span<const uint8_t> data_;
+    uint64_t file_size_;
+    bool big_endian_;
+    uint64_t pos_ = 0;
+};
+
+}  // namespace modelcat::format

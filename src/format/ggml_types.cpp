@@ -1,0 +1,37 @@
+#include "format/ggml_types.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace modelcat::format {
+
+namespace {
+constexpr std::array kTypes{
+#define X(id, name, block, size) GgmlType{id, #name, block, size},
+#include "format/ggml_types.def"
+#undef X
+};
+static_assert(std::is_sorted(kTypes.begin(), kTypes.end(),
+                             [](const GgmlType& a, const GgmlType& b) { return a.id < b.id; }));
+}  // namespace
+
+std::span<const GgmlType> ggml_types() { return kTypes; }
+
+const GgmlType* find_ggml_type(uint32_t id) {
+    auto it = std::lower_bound(kTypes.begin(), kTypes.end(), id,
+                               [](const GgmlType& t, uint32_t v) { return t.id < v; });
+    return it != kTypes.end() && it->id == id ? &*it : nullptr;
+}
+
+std::string ggml_type_name(uint32_t id) {
+    const GgmlType* t = find_ggml_type(id);
+    return t ? std::string(t->name) : "type_" + std::to_string(id);
+}
+
+std::optional<uint64_t> ggml_expected_bytes(uint32_t id, uint64_t n_elements) {
+    const GgmlType* t = find_ggml_type(id);
+    if (!t || n_elements % t->block_size != 0) return std::nullopt;
+    return n_elements / t->block_size * t->type_size;
+}
+
+}  // namespace modelcat::format

@@ -1,0 +1,32 @@
+#pragma once
+// ggml tensor types: id -> name and block layout, from ggml_types.def.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace modelcat::format {
+
+struct GgmlType {
+    uint32_t id;
+    std::string_view name;
+    uint32_t block_size;  // elements per block
+    uint32_t type_size;   // bytes per block
+    double bits_per_weight() const { return 8.0 * type_size / block_size; }
+};
+
+// Every type of current ggml, in id order.
+std::span<const GgmlType> ggml_types();
+
+// nullptr for ids ggml does not define (removed or newer than this table).
+const GgmlType* find_ggml_type(uint32_t id);
+
+// The type's name, or "type_<id>" for an unknown id (kept, never fatal).
+std::string ggml_type_name(uint32_t id);
+
+// Bytes a tensor of n_elements occupies, or nullopt when the type is unknown
+// or n_elements is not a whole number of blocks.
+std::optional<uint64_t> ggml_expected_bytes(uint32_t id, uint64_t n_elements);
+
+}  // namespace modelcat::format

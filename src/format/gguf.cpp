@@ -1,0 +1,412 @@
+#include "format/gguf.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "format/byte_cursor.hpp"
+#include "format/ggml_types.hpp"
+#include "format/text.hpp"
+
+namespace modelcat::format {
+
+namespace {
+
+constexpr uint64_t kMinKvBytes = 8 + 4 + 1;            // empty key, type, one-byte value (v1 smaller, still a bound)
+constexpr uint64_t kMinTensorInfoBytes = 4 + 4 + 4 + 8;  // name length, n_dims, type, offset (v1)
+constexpr uint32_t kMaxDims = 4;                         // GGML_MAX_DIMS
+
+uint32_t scalar_size(ValueType t) {
+    switch (t) {
+        case ValueType::u8: case ValueType::i8: case ValueType::boolean: return 1;
+        case ValueType::u16: case ValueType::i16: return 2;
+        case ValueType::u32: case ValueType::i32: case ValueType::f32: return 4;
+        case ValueType::u64: case ValueType::i64: case ValueType::f64: return 8;
+        default: return 0;
+    }
+}
+
+uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+// Parser state that survives an OutOfBytes so the caller gets an estimate.
+struct Progress {
+    uint64_t kv_count = 0, kv_done = 0;
+    uint64_t tensor_count = 0, tensors_done = 0;
+    // the outermost array being read, if any
+    bool in_array = false;
+    uint64_t array_start = 0, array_length = 0, array_done = 0;
+};
+
+class GgufParser {
+public:
+    GgufParser(std::span<const uint8_t> prefix, uint64_t file_size, const Limits& limits)
+        : cur_(prefix, file_size), limits_(limits) {}
+
+    FileHeader parse();
+    const Progress& progress() const { return progress_; }
+    uint64_t pos() const { return cur_.pos(); }
+
+private:
+    uint64_t read_count(std::string_view what) {
+        return version_ == 1 ? cur_.read<uint32_t>(what) : cur_.read<uint64_t>(what);
+    }
+    std::string read_string(std::string_view what);
+    void skip_string(std::string_view what, Fnv1a64& hash, std::string* json);
+    ValueType read_type(std::string_view what);
+    MetadataValue read_value(ValueType t, const std::string& key);
+    ArraySummary read_array(const std::string& key, uint32_t depth, Fnv1a64& hash, std::string* json);
+    void read_scalar_into(ValueType t, Fnv1a64& hash, std::string* json);
+    void read_tensor_info(std::unordered_set<std::string>& names);
+    void check_alignment(const MetadataEntry& e);
+    void measure_tensors();
+
+    ByteCursor cur_;
+    const Limits& limits_;
+    Progress progress_;
+    FileHeader h_;
+    uint32_t version_ = 0;
+};
+
+std::string GgufParser::read_string(std::string_view what) {
+    uint64_t start = cur_.pos();
+    uint64_t n = read_count(what);
+    if (n > limits_.max_string_bytes || n > cur_.remaining_in_file())
+        throw FormatError(start, std::string(what) + ": string length " + std::to_string(n) + " exceeds " +
+                                     (n > cur_.remaining_in_file() ? "the bytes left in the file (" +
+                                                                         std::to_string(cur_.remaining_in_file()) + ")"
+                                                                   : "the cap of " +
+                                                                         std::to_string(limits_.max_string_bytes)));
+    auto b = cur_.bytes(n, what);
+    return std::string(reinterpret_cast<const char*>(b.data()), b.size());
+}
+
+ValueType GgufParser::read_type(std::string_view what) {
+    uint64_t at = cur_.pos();
+    uint32_t t = cur_.read<uint32_t>(what);
+    if (t > static_cast<uint32_t>(ValueType::f64))
+        throw FormatError(at, std::string(what) + ": value type " + std::to_string(t) + " is not a GGUF type (0-12)");
+    return static_cast<ValueType>(t);
+}
+
+void GgufParser::read_scalar_into(ValueType t, Fnv1a64& hash, std::string* json) {
+    uint32_t n = scalar_size(t);
+    cur_.require(n, "array element");
+    uint64_t u = 0;
+    double d = 0;
+    int64_t i = 0;
+    switch (t) {
+        case ValueType::u8: u = cur_.read<uint8_t>("u8"); break;
+        case ValueType::i8: i = cur_.read<int8_t>("i8"); break;
+        case ValueType::u16: u = cur_.read<uint16_t>("u16"); break;
+        case ValueType::i16: i = cur_.read<int16_t>("i16"); break;
+        case ValueType::u32: u = cur_.read<uint32_t>("u32"); break;
+        case ValueType::i32: i = cur_.read<int32_t>("i32"); break;
+        case ValueType::f32: d = cur_.read<float>("f32"); break;
+        case ValueType::boolean: u = cur_.read<uint8_t>("bool"); break;
+        case ValueType::u64: u = cur_.read<uint64_t>("u64"); break;
+        case ValueType::i64: i = cur_.read<int64_t>("i64"); break;
+        case ValueType::f64: d = cur_.read<double>("f64"); break;
+        default: break;
+    }
+    // canonical little-endian bytes of the element, whatever the file's order
+    uint64_t raw = t == ValueType::f32   ? std::bit_cast<uint32_t>(static_cast<float>(d))
+                   : t == ValueType::f64 ? std::bit_cast<uint64_t>(d)
+                   : (t == ValueType::i8 || t == ValueType::i16 || t == ValueType::i32 || t == ValueType::i64)
+                       ? static_cast<uint64_t>(i)
+                       : u;
+    uint8_t b[8];
+    for (uint32_t k = 0; k < n; ++k) b[k] = static_cast<uint8_t>(raw >> (8 * k));
+    hash.update({b, n});
+    if (!json) return;
+    if (!json->empty() && json->back() != '[') *json += ',';
+    if (t == ValueType::f32 || t == ValueType::f64) *json += json_number(d);
+    else if (t == ValueType::boolean) *json += u ? "true" : "false";
+    else if (t == ValueType::i8 || t == ValueType::i16 || t == ValueType::i32 || t == ValueType::i64) *json += std::to_string(i);
+    else *json += std::to_string(u);
+}
+
+void GgufParser::skip_string(std::string_view what, Fnv1a64& hash, std::string* json) {
+    std::string s = read_string(what);
+    hash.update_u64le(s.size());
+    hash.update({reinterpret_cast<const uint8_t*>(s.data()), s.size()});
+    if (!json) return;
+    if (!json->empty() && json->back() != '[') *json += ',';
+    append_json_string(*json, s);
+}
+
+ArraySummary GgufParser::read_array(const std::string& key, uint32_t depth, Fnv1a64& hash, std::string* json) {
+    uint64_t at = cur_.pos();
+    if (depth > limits_.max_nesting)
+        throw FormatError(at, "key '" + key + "': arrays nested deeper than the cap of " +
+                                  std::to_string(limits_.max_nesting));
+    ArraySummary a;
+    a.element_type = read_type("array element type of '" + key + "'");
+    uint64_t count_at = cur_.pos();
+    a.length = read_count("array length of '" + key + "'");
+    uint64_t min_elem = a.element_type == ValueType::string  ? (version_ == 1 ? 4 : 8)
+                        : a.element_type == ValueType::array ? 4 + (version_ == 1 ? 4 : 8)
+                                                             : scalar_size(a.element_type);
+    if (a.length > limits_.max_array_length)
+        throw FormatError(count_at, "key '" + key + "': array length " + std::to_string(a.length) +
+                                        " exceeds the cap of " + std::to_string(limits_.max_array_length));
+    if (a.length > cur_.remaining_in_file() / min_elem)
+        throw FormatError(count_at, "key '" + key + "': array of " + std::to_string(a.length) + " " +
+                                        value_type_name(a.element_type) + " needs at least " +
+                                        std::to_string(a.length * min_elem) + " bytes but " +
+                                        std::to_string(cur_.remaining_in_file()) + " remain in the file");
+    hash.update_u64le(static_cast<uint64_t>(a.element_type));
+    hash.update_u64le(a.length);
+    bool outer = depth == 1;
+    if (outer) {
+        progress_.in_array = true;
+        progress_.array_start = cur_.pos();
+        progress_.array_length = a.length;
+        progress_.array_done = 0;
+    }
+    std::string local_json;
+    std::string* out = json;
+    if (outer) out = a.length <= limits_.array_json_cap ? &local_json : nullptr;
+    if (out) *out += '[';
+    uint64_t elems_start = cur_.pos();
+    for (uint64_t i = 0; i < a.length; ++i) {
+        if (outer) progress_.array_done = i;
+        if (a.element_type == ValueType::string) {
+            skip_string("string element of '" + key + "'", hash, out);
+        } else if (a.element_type == ValueType::array) {
+            if (out && out->back() != '[') *out += ',';
+            read_array(key, depth + 1, hash, out);
+        } else {
+            read_scalar_into(a.element_type, hash, out);
+        }
+    }
+    if (out) *out += ']';
+    a.byte_size = cur_.pos() - elems_start;
+    if (outer) {
+        progress_.in_array = false;
+        a.content_hash = hash.digest();
+        if (out) a.json = std::move(local_json);
+    }
+    return a;
+}
+
+MetadataValue GgufParser::read_value(ValueType t, const std::string& key) {
+    Fnv1a64 unused;
+    switch (t) {
+        case ValueType::u8: return uint64_t{cur_.read<uint8_t>("u8 value")};
+        case ValueType::i8: return int64_t{cur_.read<int8_t>("i8 value")};
+        case ValueType::u16: return uint64_t{cur_.read<uint16_t>("u16 value")};
+        case ValueType::i16: return int64_t{cur_.read<int16_t>("i16 value")};
+        case ValueType::u32: return uint64_t{cur_.read<uint32_t>("u32 value")};
+        case ValueType::i32: return int64_t{cur_.read<int32_t>("i32 value")};
+        case ValueType::f32: return double{cur_.read<float>("f32 value")};
+        case ValueType::boolean: return cur_.read<uint8_t>("bool value") != 0;
+        case ValueType::string: return read_string("value of '" + key + "'");
+        case ValueType::array: {
+            Fnv1a64 hash;
+            return read_array(key, 1, hash, nullptr);
+        }
+        case ValueType::u64: return cur_.read<uint64_t>("u64 value");
+        case ValueType::i64: return cur_.read<int64_t>("i64 value");
+        case ValueType::f64: return cur_.read<double>("f64 value");
+    }
+    return uint64_t{0};
+}
+
+void GgufParser::check_alignment(const MetadataEntry& e) {
+    if (e.type != ValueType::u32)
+        throw FormatError(e.offset, std::string("general.alignment has type ") + value_type_name(e.type) +
+                                        ", expected uint32");
+    uint64_t a = std::get<uint64_t>(e.value);
+    if (a == 0 || (a & (a - 1)) != 0)
+        throw FormatError(e.offset, "general.alignment " + std::to_string(a) + " is not a power of two");
+    if (a > limits_.max_alignment)
+        throw FormatError(e.offset, "general.alignment " + std::to_string(a) + " exceeds the cap of " +
+                                        std::to_string(limits_.max_alignment));
+    h_.alignment = static_cast<uint32_t>(a);
+}
+
+void GgufParser::read_tensor_info(std::unordered_set<std::string>& names) {
+    TensorInfo t;
+    t.info_offset = cur_.pos();
+    t.name = read_string("tensor name");
+    if (t.name.empty()) throw FormatError(t.info_offset, "tensor " + std::to_string(progress_.tensors_done) + " has an empty name");
+    uint64_t dims_at = cur_.pos();
+    uint32_t n_dims = cur_.read<uint32_t>("n_dims");
+    if (n_dims > kMaxDims)
+        throw FormatError(dims_at, "tensor '" + t.name + "': n_dims " + std::to_string(n_dims) +
+                                       " exceeds ggml's limit of " + std::to_string(kMaxDims));
+    t.n_elements = 1;
+    for (uint32_t d = 0; d < n_dims; ++d) {
+        uint64_t at = cur_.pos();
+        uint64_t v = version_ == 1 ? cur_.read<uint32_t>("dimension") : cur_.read<uint64_t>("dimension");
+        if (v > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+            throw FormatError(at, "tensor '" + t.name + "': dimension " + std::to_string(d) + " is negative (" +
+                                      std::to_string(static_cast<int64_t>(v)) + ")");
+        if (v != 0 && t.n_elements > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) / v)
+            throw FormatError(at, "tensor '" + t.name + "': the product of its dimensions overflows int64");
+        t.n_elements *= v;
+        t.dims.push_back(v);
+    }
+    uint64_t type_at = cur_.pos();
+    uint32_t type = cur_.read<uint32_t>("tensor type");
+    t.type_id = type;
+    t.type_name = ggml_type_name(type);
+    const GgmlType* gt = find_ggml_type(type);
+    if (!gt) {
+        h_.warnings.push_back({type_at, "tensor '" + t.name + "': unknown ggml type id " + std::to_string(type) +
+                                            " (kept; size measured from offsets)"});
+    } else if (t.n_elements % gt->block_size != 0) {
+        throw FormatError(type_at, "tensor '" + t.name + "': " + std::to_string(t.n_elements) +
+                                       " elements are not a whole number of " + std::string(gt->name) +
+                                       " blocks of " + std::to_string(gt->block_size));
+    } else if (!t.dims.empty() && t.dims[0] % gt->block_size != 0) {
+        h_.warnings.push_back({dims_at, "tensor '" + t.name + "': ne[0] = " + std::to_string(t.dims[0]) +
+                                            " is not a multiple of the " + std::string(gt->name) +
+                                            " block size " + std::to_string(gt->block_size)});
+    }
+    t.expected_bytes = ggml_expected_bytes(type, t.n_elements);
+    t.offset = cur_.read<uint64_t>("tensor offset");
+    if (!names.insert(t.name).second)
+        throw FormatError(t.info_offset, "duplicate tensor name '" + t.name + "'");
+    h_.tensors.push_back(std::move(t));
+}
+
+// Sizes come from the gaps between offsets (the last: to the end of the file);
+// the type table's size is the check, not the source.
+void GgufParser::measure_tensors() {
+    const uint64_t data_bytes = h_.file_size > h_.data_start ? h_.file_size - h_.data_start : 0;
+    uint64_t prev_end = 0;
+    for (size_t i = 0; i < h_.tensors.size(); ++i) {
+        TensorInfo& t = h_.tensors[i];
+        if (t.offset % h_.alignment != 0)
+            throw FormatError(t.info_offset, "tensor '" + t.name + "': offset " + std::to_string(t.offset) +
+                                                 " is not a multiple of the alignment " + std::to_string(h_.alignment));
+        if (i > 0 && t.offset < h_.tensors[i - 1].offset)
+            throw FormatError(t.info_offset, "tensor '" + t.name + "': offset " + std::to_string(t.offset) +
+                                                 " is before the previous tensor's " +
+                                                 std::to_string(h_.tensors[i - 1].offset) + " (out of order)");
+        if (t.offset < prev_end)
+            throw FormatError(t.info_offset, "tensor '" + t.name + "': data at offset " + std::to_string(t.offset) +
+                                                 " overlaps the previous tensor, which ends at " +
+                                                 std::to_string(prev_end));
+        uint64_t need = t.expected_bytes.value_or(0);
+        if (t.offset > data_bytes || need > data_bytes - t.offset)
+            throw FormatError(t.info_offset, "tensor '" + t.name + "': data [" + std::to_string(t.offset) + ", " +
+                                                 std::to_string(t.offset + need) + ") lies past the end of the data (" +
+                                                 std::to_string(data_bytes) + " bytes after the data start " +
+                                                 std::to_string(h_.data_start) + ")");
+        prev_end = t.offset + need;
+    }
+    for (size_t i = 0; i < h_.tensors.size(); ++i) {
+        TensorInfo& t = h_.tensors[i];
+        uint64_t next = i + 1 < h_.tensors.size() ? h_.tensors[i + 1].offset : data_bytes;
+        t.bytes = next - t.offset;
+        if (t.expected_bytes && t.bytes > align_up(*t.expected_bytes, h_.alignment))
+            h_.warnings.push_back({t.info_offset, "tensor '" + t.name + "': measured " + std::to_string(t.bytes) +
+                                                      " bytes, the " + t.type_name + " table says " +
+                                                      std::to_string(*t.expected_bytes)});
+    }
+}
+
+FileHeader GgufParser::parse() {
+    h_.format = Format::gguf;
+    h_.file_size = cur_.file_size();
+    auto magic = cur_.bytes(4, "magic");
+    if (std::string_view(reinterpret_cast<const char*>(magic.data()), 4) != "GGUF") {
+        std::string shown;
+        append_json_string(shown, std::string_view(reinterpret_cast<const char*>(magic.data()), 4));
+        throw FormatError(0, "not a GGUF file: magic " + shown + ", expected \"GGUF\"");
+    }
+    uint32_t v = cur_.read<uint32_t>("version");
+    if (v < 1 || v > 3) {
+        uint32_t swapped = byteswap(v);
+        if (swapped < 1 || swapped > 3)
+            throw FormatError(4, "unsupported GGUF version " + std::to_string(v) + " (expected 1, 2 or 3, either byte order)");
+        v = swapped;
+        h_.big_endian = true;
+        cur_.set_big_endian(true);
+    }
+    version_ = h_.version = v;
+    uint64_t tc_at = cur_.pos();
+    progress_.tensor_count = read_count("tensor_count");
+    uint64_t kc_at = cur_.pos();
+    progress_.kv_count = h_.declared_kv_count = read_count("kv_count");
+    if (progress_.tensor_count > limits_.max_tensors || progress_.tensor_count > cur_.remaining_in_file() / kMinTensorInfoBytes)
+        throw FormatError(tc_at, "tensor_count " + std::to_string(progress_.tensor_count) +
+                                     " cannot fit in the file (" + std::to_string(h_.file_size) +
+                                     " bytes) or exceeds the cap of " + std::to_string(limits_.max_tensors));
+    if (progress_.kv_count > limits_.max_metadata_entries || progress_.kv_count > cur_.remaining_in_file() / kMinKvBytes)
+        throw FormatError(kc_at, "kv_count " + std::to_string(progress_.kv_count) + " cannot fit in the file (" +
+                                     std::to_string(h_.file_size) + " bytes) or exceeds the cap of " +
+                                     std::to_string(limits_.max_metadata_entries));
+
+    h_.alignment = kGgufDefaultAlignment;
+    std::unordered_map<std::string, size_t> seen;
+    for (; progress_.kv_done < progress_.kv_count; ++progress_.kv_done) {
+        MetadataEntry e;
+        e.offset = cur_.pos();
+        e.key = read_string("metadata key " + std::to_string(progress_.kv_done));
+        if (e.key.empty()) throw FormatError(e.offset, "metadata key " + std::to_string(progress_.kv_done) + " is empty");
+        e.type = read_type("type of '" + e.key + "'");
+        e.value = read_value(e.type, e.key);
+        if (auto it = seen.find(e.key); it != seen.end()) {
+            const MetadataEntry& kept = h_.metadata[it->second];
+            bool same = kept.type == e.type && kept.value == e.value;
+            h_.warnings.push_back({e.offset, "duplicate key '" + e.key + "' (first value kept" +
+                                                 (same ? ", same value)" : ", this one differs)")});
+            continue;
+        }
+        if (e.key == "general.alignment") check_alignment(e);
+        seen.emplace(e.key, h_.metadata.size());
+        h_.metadata.push_back(std::move(e));
+    }
+    std::unordered_set<std::string> names;
+    for (; progress_.tensors_done < progress_.tensor_count; ++progress_.tensors_done) read_tensor_info(names);
+
+    h_.data_start = align_up(cur_.pos(), h_.alignment);
+    // vocab-only files may end before the aligned data start
+    h_.header_bytes = std::min(h_.data_start, h_.file_size);
+    if (h_.data_start > limits_.max_header_bytes)
+        throw FormatError(cur_.pos(), "header of " + std::to_string(h_.data_start) + " bytes exceeds the cap of " +
+                                          std::to_string(limits_.max_header_bytes));
+    if (!h_.tensors.empty() && h_.data_start > h_.file_size)
+        throw FormatError(cur_.pos(), "tensor data would start at " + std::to_string(h_.data_start) +
+                                          " but the file ends at " + std::to_string(h_.file_size));
+    measure_tensors();
+    return std::move(h_);
+}
+
+// Guess of the whole header from what was parsed: the rest of the current
+// array at its average element size, then the remaining entries and tensors.
+uint64_t estimate_total(const Progress& p, uint64_t pos, uint64_t needed_end) {
+    uint64_t est = std::max(pos, needed_end);
+    if (p.in_array && p.array_length > p.array_done) {
+        uint64_t done_bytes = pos - p.array_start;
+        uint64_t avg = p.array_done > 0 ? (done_bytes + p.array_done - 1) / p.array_done : 16;
+        est += (p.array_length - p.array_done) * std::max<uint64_t>(avg, 1);
+    }
+    uint64_t kv_left = p.kv_count > p.kv_done ? p.kv_count - p.kv_done - 1 : 0;
+    uint64_t tensors_left = p.tensor_count > p.tensors_done ? p.tensor_count - p.tensors_done : 0;
+    return est + kv_left * 64 + tensors_left * 96 + kGgufDefaultAlignment;
+}
+
+}  // namespace
+
+bool looks_like_gguf(std::span<const uint8_t> prefix) {
+    return prefix.size() >= 4 && std::equal(prefix.begin(), prefix.begin() + 4, "GGUF");
+}
+
+ParseResult parse_gguf(std::span<const uint8_t> prefix, uint64_t file_size, const Limits& limits) {
+    GgufParser p(prefix, file_size, limits);
+    try {
+        return p.parse();
+    } catch (const OutOfBytes& o) {
+        if (o.needed_end > limits.max_header_bytes)
+            throw FormatError(p.pos(), "header needs more than the cap of " + std::to_string(limits.max_header_bytes) +
+                                           " bytes");
+        return NeedMore{o.needed_end, std::min(file_size, estimate_total(p.progress(), p.pos(), o.needed_end))};
+    }
+}
+
+}  // namespace modelcat::format

@@ -1,0 +1,26 @@
+#include "format/header.hpp"
+
+namespace modelcat::format {
+
+const char* value_type_name(ValueType t) {
+    switch (t) {
+        case ValueType::u8: return "uint8";
+        case ValueType::i8: return "int8";
+        case ValueType::u16: return "uint16";
+        case ValueType::i16: return "int16";
+        case ValueType::u32: return "uint32";
+        case ValueType::i32: return "int32";
+        case ValueType::f32: return "float32";
+        case ValueType::boolean: return "bool";
+        case ValueType::string: return "string";
+        case ValueType::array: return "array";
+        case ValueType::u64: return "uint64";
+        case ValueType::i64: return "int64";
+        case ValueType::f64: return "float64";
+    }
+    return "unknown";
+}
+
+const char* format_name(Format f) { return f == Format::gguf ? "gguf" : "safetensors"; }
+
+}  // namespace modelcat::format

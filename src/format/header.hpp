@@ -1,0 +1,107 @@
+#pragma once
+// What a parser reads from a model file's header: the format-neutral result
+// that the catalogue stores. Pure data; no I/O.
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace modelcat::format {
+
+// A malformed or hostile header. `offset` is the byte in the file where the
+// problem was found; the message names the field, what was expected and found.
+class FormatError : public std::runtime_error {
+public:
+    FormatError(uint64_t offset, const std::string& message)
+        : std::runtime_error(message), offset_(offset) {}
+    uint64_t offset() const { return offset_; }
+
+private:
+    uint64_t offset_;
+};
+
+// Something accepted but flagged (duplicate key, size mismatch, unknown type).
+struct Warning {
+    uint64_t offset;
+    std::string message;
+};
+
+// GGUF value type names (also used for safetensors __metadata__ strings).
+enum class ValueType : uint32_t {
+    u8 = 0, i8 = 1, u16 = 2, i16 = 3, u32 = 4, i32 = 5, f32 = 6, boolean = 7,
+    string = 8, array = 9, u64 = 10, i64 = 11, f64 = 12,
+};
+const char* value_type_name(ValueType t);
+
+// An array's summary: stored as length, byte size and a content hash, with
+// the values themselves as JSON only when small.
+struct ArraySummary {
+    ValueType element_type;
+    uint64_t length = 0;
+    uint64_t byte_size = 0;           // encoded size of the elements in the file
+    uint64_t content_hash = 0;        // FNV-1a 64 over the canonical encoding
+    std::optional<std::string> json;  // the values, when under the cap
+    bool operator==(const ArraySummary&) const = default;
+};
+
+using MetadataValue = std::variant<int64_t, uint64_t, double, bool, std::string, ArraySummary>;
+
+struct MetadataEntry {
+    std::string key;
+    ValueType type;
+    MetadataValue value;
+    uint64_t offset;  // where the key starts in the file
+};
+
+struct TensorInfo {
+    std::string name;
+    std::vector<uint64_t> dims;          // the file's own order (GGUF: ne[0] first)
+    uint64_t n_elements = 0;
+    std::optional<uint32_t> type_id;     // ggml id; none for safetensors
+    std::string type_name;               // Q4_K, BF16, type_77 ...
+    uint64_t offset = 0;                 // relative to the data start
+    uint64_t bytes = 0;                  // measured: gap to the next tensor
+    std::optional<uint64_t> expected_bytes;  // from the type table; none if unknown
+    uint64_t info_offset = 0;            // where the descriptor starts in the file
+};
+
+enum class Format { gguf, safetensors };
+const char* format_name(Format f);
+
+struct FileHeader {
+    Format format = Format::gguf;
+    uint32_t version = 0;          // GGUF version; 0 for safetensors
+    bool big_endian = false;
+    uint64_t file_size = 0;
+    uint64_t header_bytes = 0;     // everything before tensor data, clamped to the file
+    uint64_t data_start = 0;       // aligned start of tensor data (may exceed file_size)
+    uint32_t alignment = 0;        // GGUF alignment used; 0 for safetensors
+    uint64_t declared_kv_count = 0;
+    std::vector<MetadataEntry> metadata;  // duplicates removed (first kept)
+    std::vector<TensorInfo> tensors;      // in file order
+    std::vector<Warning> warnings;
+};
+
+// A parser that ran out of bytes in a prefix of the file asks for more.
+struct NeedMore {
+    uint64_t min_bytes;        // the prefix must be at least this long to progress
+    uint64_t estimated_total;  // best guess of the whole header's length
+};
+
+using ParseResult = std::variant<FileHeader, NeedMore>;
+
+// Resource caps for untrusted input; a capped input is an error, never an OOM.
+struct Limits {
+    uint64_t max_header_bytes = 256ull << 20;
+    uint64_t max_metadata_entries = 1u << 20;
+    uint64_t max_array_length = 1ull << 28;
+    uint64_t max_tensors = 1u << 20;
+    uint32_t max_nesting = 8;
+    uint32_t max_alignment = 1u << 20;
+    uint64_t max_string_bytes = 64ull << 20;
+    uint64_t array_json_cap = 64;  // arrays up to this length are stored as JSON
+};
+
+}  // namespace modelcat::format

@@ -1,0 +1,58 @@
+#pragma once
+// Where header bytes come from: a local file now, HTTP ranges later. The
+// parsers never see this; the crawler reads prefixes and hands them over.
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace modelcat::io {
+
+// An I/O failure (not a format problem): missing file, permission, network.
+class IoError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+class ByteSource {
+public:
+    virtual ~ByteSource() = default;
+    virtual const std::string& location() const = 0;
+    virtual uint64_t size() const = 0;
+    // Appends bytes [offset, offset + n) (clamped to the size) to `out`.
+    virtual void read(uint64_t offset, uint64_t n, std::vector<uint8_t>& out) = 0;
+
+    uint64_t bytes_read() const { return bytes_read_; }
+    uint64_t requests() const { return requests_; }
+
+protected:
+    void count(uint64_t bytes) {
+        bytes_read_ += bytes;
+        ++requests_;
+    }
+
+private:
+    uint64_t bytes_read_ = 0;
+    uint64_t requests_ = 0;
+};
+
+class LocalFile final : public ByteSource {
+public:
+    explicit LocalFile(std::string path);
+    ~LocalFile() override;
+    LocalFile(const LocalFile&) = delete;
+    LocalFile& operator=(const LocalFile&) = delete;
+
+    const std::string& location() const override { return path_; }
+    uint64_t size() const override { return size_; }
+    int64_t mtime_ns() const { return mtime_ns_; }
+    void read(uint64_t offset, uint64_t n, std::vector<uint8_t>& out) override;
+
+private:
+    std::string path_;
+    int fd_ = -1;
+    uint64_t size_ = 0;
+    int64_t mtime_ns_ = 0;
+};
+
+}  // namespace modelcat::io

@@ -1,0 +1,53 @@
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "io/byte_source.hpp"
+
+namespace modelcat::io {
+
+LocalFile::LocalFile(std::string path) : path_(std::move(path)) {
+    fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) throw IoError(path_ + ": cannot open: " + std::strerror(errno));
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) {
+        int e = errno;
+        ::close(fd_);
+        throw IoError(path_ + ": cannot stat: " + std::strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ::close(fd_);
+        throw IoError(path_ + ": not a regular file");
+    }
+    size_ = static_cast<uint64_t>(st.st_size);
+    mtime_ns_ = static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+}
+
+LocalFile::~LocalFile() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+void LocalFile::read(uint64_t offset, uint64_t n, std::vector<uint8_t>& out) {
+    if (offset >= size_) return;
+    n = std::min(n, size_ - offset);
+    size_t base = out.size();
+    out.resize(base + n);
+    uint64_t done = 0;
+    while (done < n) {
+        ssize_t r = ::pread(fd_, out.data() + base + done, n - done, static_cast<off_t>(offset + done));
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) {
+            out.resize(base + done);
+            throw IoError(path_ + ": read failed at offset " + std::to_string(offset + done) + ": " +
+                          (r == 0 ? "unexpected end of file" : std::strerror(errno)));
+        }
+        done += static_cast<uint64_t>(r);
+    }
+    count(n);
+}
+
+}  // namespace modelcat::io

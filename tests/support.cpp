@@ -1,0 +1,44 @@
+#include "support.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+
+namespace modelcat::test {
+
+TempDir::TempDir() {
+    std::random_device rd;
+    path_ = std::filesystem::temp_directory_path() / ("modelcat-test-" + std::to_string(::getpid()) + "-" + std::to_string(rd()));
+    std::filesystem::create_directories(path_);
+}
+
+TempDir::~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+}
+
+namespace {
+std::string slurp(const std::filesystem::path& p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+}  // namespace
+
+CommandResult run_modelcat(const std::string& args) {
+    TempDir tmp;
+    std::string cmd = std::string(MODELCAT_BINARY) + " " + args + " >" + (tmp / "out").string() + " 2>" + (tmp / "err").string();
+    int status = std::system(cmd.c_str());
+    if (status == -1 || !WIFEXITED(status)) throw std::runtime_error("could not run: " + cmd);
+    return {WEXITSTATUS(status), slurp(tmp / "out"), slurp(tmp / "err")};
+}
+
+std::filesystem::path fixtures_dir() { return std::filesystem::path(MODELCAT_FIXTURES_DIR).lexically_normal(); }
+
+}  // namespace modelcat::test

@@ -1,0 +1,33 @@
+#pragma once
+// Shared test helpers: temporary directories, running the real binary.
+#include <filesystem>
+#include <string>
+
+namespace modelcat::test {
+
+// A fresh directory under the system temp dir, removed with the object.
+class TempDir {
+public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    const std::filesystem::path& path() const { return path_; }
+    std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+private:
+    std::filesystem::path path_;
+};
+
+struct CommandResult {
+    int exit_code;
+    std::string out;  // stdout
+    std::string err;  // stderr
+};
+
+// Runs the built modelcat binary with `args` (a shell-quoted string).
+CommandResult run_modelcat(const std::string& args);
+
+std::filesystem::path fixtures_dir();  // ../shared/fixtures/real
+
+}  // namespace modelcat::test
