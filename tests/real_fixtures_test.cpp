@@ -7,7 +7,6 @@
 
 #include <filesystem>
 #include <map>
-#include <regex>
 
 #include "catalog/catalog.hpp"
 #include "crawl/crawler.hpp"
@@ -117,10 +116,11 @@ TEST_F(RealFixtures, GgufMatchesOracle) {
             } else if (value.is_string()) {
                 // the oracle writes 64-bit integers as strings and clips long strings
                 std::string want{std::string_view(value)}, got = mv.getColumn(0).getString();
-                static const std::regex clipped(R"(^([\s\S]*) \.\.\.\[clipped; (\d+) chars total\]$)");
-                if (std::smatch m; std::regex_match(want, m, clipped)) {
-                    EXPECT_EQ(got.substr(0, m[1].length()), m[1].str());
-                    EXPECT_EQ(got.size(), std::stoul(m[2].str()));
+                // "<prefix> ...[clipped; 269 chars total]"
+                size_t cut = want.rfind(" ...[clipped; ");
+                if (cut != std::string::npos && want.ends_with(" chars total]")) {
+                    EXPECT_EQ(got.substr(0, cut), want.substr(0, cut));
+                    EXPECT_EQ(got.size(), std::stoul(want.substr(cut + 14)));
                 } else {
                     EXPECT_EQ(got, want);
                 }

@@ -10,16 +10,23 @@ namespace modelcat::cli {
 
 namespace {
 
-// Reals read best at 4 decimals (bits per weight: 4.8944); tiny ones keep
-// their significant digits.
+// Reals read best with at most 4 decimals (bits per weight: 4.8944, GiB:
+// 4.58); tiny ones keep their significant digits.
 std::string human(const catalog::Cell& c) {
     if (std::holds_alternative<std::monostate>(c)) return "";
     if (auto* i = std::get_if<int64_t>(&c)) return std::to_string(*i);
     if (auto* d = std::get_if<double>(&c)) {
         char buf[64];
         double a = std::fabs(*d);
-        std::snprintf(buf, sizeof buf, (a == 0 || a >= 0.01) ? "%.4f" : "%.4g", *d);
-        return buf;
+        if (a != 0 && a < 0.01) {
+            std::snprintf(buf, sizeof buf, "%.4g", *d);
+            return buf;
+        }
+        std::snprintf(buf, sizeof buf, "%.4f", *d);
+        std::string s = buf;
+        s.erase(s.find_last_not_of('0') + 1);
+        if (s.back() == '.') s.pop_back();
+        return s;
     }
     return std::get<std::string>(c);
 }

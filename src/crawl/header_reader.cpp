@@ -26,7 +26,8 @@ format::FileHeader read_header(io::ByteSource& source, const HeaderReadOptions& 
     const uint64_t size = source.size();
     std::vector<uint8_t> buf;
     source.read(0, std::min(options.first_read, size), buf);
-    auto parse = format::looks_like_gguf(buf) ? &format::parse_gguf
+    // a .gguf name is trusted so that a bad magic is reported as such
+    auto parse = format::looks_like_gguf(buf) || source.location().ends_with(".gguf") ? &format::parse_gguf
                  : looks_like_safetensors(buf, size, source.location())
                      ? &format::parse_safetensors
                      : nullptr;
