@@ -23,13 +23,15 @@ CREATE TABLE models (
     location     TEXT NOT NULL UNIQUE,   -- the model's first data file: absolute path as given, or URL
     name         TEXT NOT NULL,          -- file stem; checkpoint folder; owner/repo for Hub URLs
     format       TEXT NOT NULL CHECK (format IN ('gguf', 'safetensors')),
-    architecture TEXT,                   -- general.architecture (GGUF); NULL when absent
+    architecture TEXT,                   -- general.architecture (GGUF) or config.json model_type; NULL when absent
     file_type    INTEGER,                -- general.file_type (llama_ftype id); NULL when absent
     tensor_count INTEGER NOT NULL,       -- tensors over all files
-    kv_count     INTEGER NOT NULL,       -- distinct metadata keys over all files
+    kv_count     INTEGER NOT NULL,       -- distinct metadata keys over the data files
     params       INTEGER NOT NULL,       -- sum of tensor elements
-    file_bytes   INTEGER NOT NULL,       -- sum of the data files' sizes
+    file_bytes   INTEGER NOT NULL,       -- sum of the data files' sizes (not index or config)
     header_bytes INTEGER NOT NULL,       -- sum of the data files' header bytes
+    policy_hash  TEXT,                   -- FNV-1a 64 of the sorted (tensor name, type) list: equal hash = same quantization policy
+    shape_hash   TEXT,                   -- layer-free policy: FNV-1a 64 of the sorted (kind, type, tensors) list
     crawl_id     INTEGER NOT NULL REFERENCES crawls(crawl_id),  -- crawl that last wrote it
     updated_at   TEXT NOT NULL           -- UTC time it was last written
 );
@@ -39,12 +41,13 @@ CREATE TABLE files (
     file_id      INTEGER PRIMARY KEY,
     model_id     INTEGER NOT NULL REFERENCES models(model_id) ON DELETE CASCADE,
     location     TEXT NOT NULL UNIQUE,   -- absolute path as given (symlinks not resolved), or URL
-    shard        INTEGER NOT NULL DEFAULT 0,  -- 0-based position in the model
-    format       TEXT NOT NULL,          -- gguf | safetensors
-    version      INTEGER,                -- GGUF version 1-3; NULL for safetensors
-    endianness   TEXT NOT NULL,          -- little | big
+    role         TEXT NOT NULL DEFAULT 'data' CHECK (role IN ('data', 'index', 'config')),  -- data: holds tensors; index: model.safetensors.index.json; config: config.json
+    shard        INTEGER NOT NULL DEFAULT 0,  -- 0-based position among the model's data files
+    format       TEXT NOT NULL CHECK (format IN ('gguf', 'safetensors', 'json')),
+    version      INTEGER,                -- GGUF version 1-3; NULL otherwise
+    endianness   TEXT,                   -- little | big; NULL for JSON files
     size         INTEGER NOT NULL,       -- file size
-    header_bytes INTEGER NOT NULL,       -- bytes before tensor data (GGUF: aligned data start clamped to size; safetensors: 8 + header length)
+    header_bytes INTEGER NOT NULL,       -- bytes before tensor data (GGUF: aligned data start clamped to size; safetensors: 8 + header length; JSON: size)
     data_start   INTEGER NOT NULL,       -- where tensor data starts (GGUF: may exceed size in vocab-only files)
     alignment    INTEGER,                -- GGUF alignment used (general.alignment or 32)
     kv_count     INTEGER NOT NULL,       -- GGUF kv_count as declared (duplicates included); safetensors __metadata__ entries

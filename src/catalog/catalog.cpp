@@ -3,6 +3,8 @@
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
 
+#include <algorithm>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -57,6 +59,35 @@ std::optional<std::string> string_value(const format::FileHeader& h, std::string
         if (e.key == key)
             if (auto* s = std::get_if<std::string>(&e.value)) return *s;
     return std::nullopt;
+}
+
+const char* role_name(FileRole r) {
+    switch (r) {
+        case FileRole::data: return "data";
+        case FileRole::index: return "index";
+        case FileRole::config: return "config";
+    }
+    return "data";
+}
+
+// Two quants with the same (name, type) list share a policy; the layer-free
+// form compares (kind, type, count) so different models compare by shape.
+std::pair<std::string, std::string> policy_hashes(const ModelRecord& model) {
+    std::vector<std::string> exact;
+    std::map<std::string, uint64_t> shape;
+    for (const auto& f : model.files)
+        for (const auto& t : f.header.tensors) {
+            exact.push_back(t.name + '\x1f' + t.type_name);
+            ++shape[format::split_tensor_name(t.name).kind + '\x1f' + t.type_name];
+        }
+    std::sort(exact.begin(), exact.end());
+    format::Fnv1a64 a, b;
+    for (const auto& s : exact) a.update({reinterpret_cast<const uint8_t*>(s.data()), s.size() + 1});  // + the NUL as separator
+    for (const auto& [k, n] : shape) {
+        b.update({reinterpret_cast<const uint8_t*>(k.data()), k.size() + 1});
+        b.update_u64le(n);
+    }
+    return {format::hex64(a.digest()), format::hex64(b.digest())};
 }
 
 template <typename T>
@@ -141,13 +172,21 @@ int64_t Catalog::store_model(int64_t crawl_id, const ModelRecord& model) {
     const format::FileHeader& first = model.files.front().header;
     uint64_t tensor_count = 0, params = 0, file_bytes = 0, header_bytes = 0;
     std::set<std::string> keys;
+    std::optional<std::string> architecture, model_type;
     for (const auto& f : model.files) {
         tensor_count += f.header.tensors.size();
-        file_bytes += f.header.file_size;
-        header_bytes += f.header.header_bytes;
         for (const auto& t : f.header.tensors) params += t.n_elements;
-        for (const auto& e : f.header.metadata) keys.insert(e.key);
+        if (f.role == FileRole::data) {
+            file_bytes += f.header.file_size;
+            header_bytes += f.header.header_bytes;
+            for (const auto& e : f.header.metadata) keys.insert(e.key);
+            if (!architecture) architecture = string_value(f.header, "general.architecture");
+        } else if (f.role == FileRole::config) {
+            model_type = string_value(f.header, "model_type");
+        }
     }
+    if (!architecture) architecture = model_type;
+    auto [policy_hash, shape_hash] = policy_hashes(model);
 
     SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
     // A location that belonged to another model (say, a shard re-grouped) moves to this one.
@@ -160,18 +199,18 @@ int64_t Catalog::store_model(int64_t crawl_id, const ModelRecord& model) {
     }
     SQLite::Statement up(db_,
                          "INSERT INTO models (location, name, format, architecture, file_type, tensor_count, kv_count,"
-                         " params, file_bytes, header_bytes, crawl_id, updated_at)"
-                         " VALUES (?,?,?,?,?,?,?,?,?,?,?," + kNow + ")"
+                         " params, file_bytes, header_bytes, policy_hash, shape_hash, crawl_id, updated_at)"
+                         " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?," + kNow + ")"
                          " ON CONFLICT(location) DO UPDATE SET name = excluded.name, format = excluded.format,"
                          " architecture = excluded.architecture, file_type = excluded.file_type,"
                          " tensor_count = excluded.tensor_count, kv_count = excluded.kv_count, params = excluded.params,"
                          " file_bytes = excluded.file_bytes, header_bytes = excluded.header_bytes,"
-                         " crawl_id = excluded.crawl_id, updated_at = excluded.updated_at"
+                         " policy_hash = excluded.policy_hash, shape_hash = excluded.shape_hash, crawl_id = excluded.crawl_id, updated_at = excluded.updated_at"
                          " RETURNING model_id");
     up.bind(1, model.files.front().location);
     up.bind(2, model.name);
     up.bind(3, format::format_name(first.format));
-    if (auto a = string_value(first, "general.architecture")) up.bind(4, *a);
+    if (architecture) up.bind(4, *architecture);
     else up.bind(4);
     bind_optional(up, 5, integer_value(first, "general.file_type"));
     up.bind(6, static_cast<int64_t>(tensor_count));
@@ -179,7 +218,9 @@ int64_t Catalog::store_model(int64_t crawl_id, const ModelRecord& model) {
     up.bind(8, static_cast<int64_t>(params));
     up.bind(9, static_cast<int64_t>(file_bytes));
     up.bind(10, static_cast<int64_t>(header_bytes));
-    up.bind(11, crawl_id);
+    up.bind(11, policy_hash);
+    up.bind(12, shape_hash);
+    up.bind(13, crawl_id);
     if (!up.executeStep()) throw std::runtime_error("upsert of model returned no row");
     const int64_t model_id = up.getColumn(0).getInt64();
     up.reset();
@@ -191,9 +232,9 @@ int64_t Catalog::store_model(int64_t crawl_id, const ModelRecord& model) {
     }
 
     SQLite::Statement file_ins(db_,
-                               "INSERT INTO files (model_id, location, shard, format, version, endianness, size,"
+                               "INSERT INTO files (model_id, location, role, shard, format, version, endianness, size,"
                                " header_bytes, data_start, alignment, kv_count, tensor_count, bytes_read, requests,"
-                               " read_ms, mtime_ns, status, crawl_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'ok',?)");
+                               " read_ms, mtime_ns, status, crawl_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'ok',?)");
     SQLite::Statement meta_ins(db_,
                                "INSERT OR IGNORE INTO metadata (model_id, file_id, key, value_type, value, array_type,"
                                " array_length, array_bytes, array_hash, offset) VALUES (?,?,?,?,?,?,?,?,?,?)");
@@ -203,28 +244,30 @@ int64_t Catalog::store_model(int64_t crawl_id, const ModelRecord& model) {
                                  " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     SQLite::Statement warn_ins(db_,
                                "INSERT INTO warnings (crawl_id, model_id, location, offset, message) VALUES (?,?,?,?,?)");
-    for (size_t shard = 0; shard < model.files.size(); ++shard) {
-        const FileRecord& f = model.files[shard];
+    int64_t data_shard = 0;
+    for (const FileRecord& f : model.files) {
         const format::FileHeader& h = f.header;
         file_ins.bind(1, model_id);
         file_ins.bind(2, f.location);
-        file_ins.bind(3, static_cast<int64_t>(shard));
-        file_ins.bind(4, format::format_name(h.format));
-        if (h.format == format::Format::gguf) file_ins.bind(5, static_cast<int64_t>(h.version));
-        else file_ins.bind(5);
-        file_ins.bind(6, h.big_endian ? "big" : "little");
-        file_ins.bind(7, static_cast<int64_t>(h.file_size));
-        file_ins.bind(8, static_cast<int64_t>(h.header_bytes));
-        file_ins.bind(9, static_cast<int64_t>(h.data_start));
-        if (h.alignment) file_ins.bind(10, static_cast<int64_t>(h.alignment));
-        else file_ins.bind(10);
-        file_ins.bind(11, static_cast<int64_t>(h.format == format::Format::gguf ? h.declared_kv_count : h.metadata.size()));
-        file_ins.bind(12, static_cast<int64_t>(h.tensors.size()));
-        file_ins.bind(13, static_cast<int64_t>(f.bytes_read));
-        file_ins.bind(14, static_cast<int64_t>(f.requests));
-        file_ins.bind(15, f.read_ms);
-        bind_optional(file_ins, 16, f.mtime_ns);
-        file_ins.bind(17, crawl_id);
+        file_ins.bind(3, role_name(f.role));
+        file_ins.bind(4, f.role == FileRole::data ? data_shard++ : 0);
+        file_ins.bind(5, format::format_name(h.format));
+        if (h.format == format::Format::gguf) file_ins.bind(6, static_cast<int64_t>(h.version));
+        else file_ins.bind(6);
+        if (h.format == format::Format::json) file_ins.bind(7);
+        else file_ins.bind(7, h.big_endian ? "big" : "little");
+        file_ins.bind(8, static_cast<int64_t>(h.file_size));
+        file_ins.bind(9, static_cast<int64_t>(h.header_bytes));
+        file_ins.bind(10, static_cast<int64_t>(h.data_start));
+        if (h.alignment) file_ins.bind(11, static_cast<int64_t>(h.alignment));
+        else file_ins.bind(11);
+        file_ins.bind(12, static_cast<int64_t>(h.format == format::Format::gguf ? h.declared_kv_count : h.metadata.size()));
+        file_ins.bind(13, static_cast<int64_t>(h.tensors.size()));
+        file_ins.bind(14, static_cast<int64_t>(f.bytes_read));
+        file_ins.bind(15, static_cast<int64_t>(f.requests));
+        file_ins.bind(16, f.read_ms);
+        bind_optional(file_ins, 17, f.mtime_ns);
+        file_ins.bind(18, crawl_id);
         file_ins.exec();
         file_ins.reset();
         const int64_t file_id = db_.getLastInsertRowid();

@@ -12,9 +12,12 @@
 
 namespace modelcat::catalog {
 
+enum class FileRole { data, index, config };
+
 // One physical file as read by the crawler.
 struct FileRecord {
     std::string location;
+    FileRole role = FileRole::data;
     format::FileHeader header;
     uint64_t bytes_read = 0;
     uint64_t requests = 0;
@@ -22,7 +25,7 @@ struct FileRecord {
     std::optional<int64_t> mtime_ns;
 };
 
-// One catalogued artifact and its files, first file first.
+// One catalogued artifact and its files, first data file first.
 struct ModelRecord {
     std::string name;
     std::vector<FileRecord> files;

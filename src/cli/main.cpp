@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <filesystem>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -51,13 +52,14 @@ int run_crawl_command(const std::string& db_path, std::vector<std::string> input
     }
     catalog::Catalog cat(db_path);
     crawl::CrawlOptions options;
-    options.on_file = [&](const crawl::FileOutcome& o) {
+    options.on_model = [&](const crawl::ModelOutcome& o) {
         if (!o.ok) {
             std::cerr << "error: " << o.location;
             if (o.offset) std::cerr << ": offset " << *o.offset;
             std::cerr << ": " << o.message << "\n";
         } else if (!quiet) {
-            std::cerr << "ok: " << o.location << " (" << o.tensors << " tensors, " << o.bytes_read << " bytes read"
+            std::cerr << "ok: " << o.location << " (" << (o.files > 1 ? std::to_string(o.files) + " files, " : "")
+                      << o.tensors << " tensors, " << o.bytes_read << " bytes read"
                       << (o.warnings ? ", " + std::to_string(o.warnings) + " warnings" : "") << ")\n";
         }
     };
@@ -97,6 +99,35 @@ int run_query_command(const std::string& db_path, const std::string& name, const
     return kExitOk;
 }
 
+// Two catalogued models (id, name or location), or two files read into a
+// throwaway in-memory catalogue when both arguments are paths.
+int run_diff_command(const std::string& db_path, const std::string& a, const std::string& b, const std::string& fmt) {
+    cli::OutputFormat of = cli::parse_output_format(fmt);
+    std::error_code ec;
+    bool paths = std::filesystem::is_regular_file(a, ec) && std::filesystem::is_regular_file(b, ec);
+    catalog::Catalog cat(paths ? ":memory:" : db_path);
+    std::string ref_a = a, ref_b = b;
+    if (paths) {
+        crawl::CrawlReport rep = crawl::run_crawl(cat, {a, b}, {});
+        for (const auto& f : rep.failures) {
+            std::cerr << "error: " << f.location;
+            if (f.offset) std::cerr << ": offset " << *f.offset;
+            std::cerr << ": " << f.message << "\n";
+        }
+        if (!rep.failures.empty()) return kExitSomeFailed;
+        ref_a = crawl::expand_inputs({a}).files.front();
+        ref_b = crawl::expand_inputs({b}).files.front();
+    }
+    for (const auto& ref : {ref_a, ref_b}) {
+        if (catalog::run_query(cat.db(), "SELECT 1 FROM model_refs WHERE ref = :r", {{"r", ref}}).rows.empty()) {
+            std::cerr << "modelcat diff: no catalogued model '" << ref << "' (give a model_id, name, location or two files)\n";
+            return kExitUsage;
+        }
+    }
+    cli::print_result(std::cout, catalog::run_query(cat.db(), *catalog::bundled_query("diff"), {{"a", ref_a}, {"b", ref_b}}), of);
+    return kExitOk;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -127,6 +158,13 @@ int main(int argc, char** argv) {
     bool show_all = false;
     show_cmd->add_option("file", show_path, "a GGUF or safetensors file")->required();
     show_cmd->add_flag("--all", show_all, "list every tensor");
+
+    auto* diff_cmd = app.add_subcommand("diff", "tensors whose type, shape or size differ between two models or two files");
+    std::string diff_a, diff_b;
+    diff_cmd->add_option("--db", db, "catalogue database (unused when both arguments are files)");
+    diff_cmd->add_option("a", diff_a, "model_id, name, location, or a file")->required();
+    diff_cmd->add_option("b", diff_b, "model_id, name, location, or a file")->required();
+    diff_cmd->add_option("-f,--format", out_format, "table, csv, json or markdown");
 
     auto* schema_cmd = app.add_subcommand("schema", "print the SQL that creates the catalogue");
 
@@ -163,6 +201,7 @@ int main(int argc, char** argv) {
             }
             return kExitOk;
         }
+        if (*diff_cmd) return run_diff_command(db, diff_a, diff_b, out_format);
         if (*schema_cmd) {
             for (const auto& m : catalog::schema_migrations()) std::cout << "-- schema/" << m.name << ".sql\n" << m.sql << "\n";
             return kExitOk;

@@ -1,6 +1,7 @@
 #pragma once
-// A batch crawl: every input is read and catalogued on its own, so one bad
-// file costs only itself.
+// A batch crawl: inputs are planned into models (single files, split GGUF
+// sets, safetensors checkpoints) and each model is read and catalogued on its
+// own, so one bad model costs only itself.
 #include <functional>
 #include <optional>
 #include <string>
@@ -11,23 +12,23 @@
 
 namespace modelcat::crawl {
 
-struct FileOutcome {
-    std::string location;
+struct ModelOutcome {
+    std::string location;            // the model's first file, or the input that failed
     bool ok = false;
-    std::optional<uint64_t> offset;  // failures: where in the file, when known
+    std::optional<uint64_t> offset;  // failures: where in `location`, when known
     std::string message;             // failures: the reason
-    uint64_t tensors = 0, bytes_read = 0, requests = 0, warnings = 0;
+    uint64_t files = 0, tensors = 0, bytes_read = 0, requests = 0, warnings = 0;
 };
 
 struct CrawlOptions {
     HeaderReadOptions read;
-    std::function<void(const FileOutcome&)> on_file;  // called after each input
+    std::function<void(const ModelOutcome&)> on_model;  // called after each model or failed input
 };
 
 struct CrawlReport {
     int64_t crawl_id = 0;
     catalog::CrawlTotals totals;
-    std::vector<FileOutcome> failures;
+    std::vector<ModelOutcome> failures;
 };
 
 CrawlReport run_crawl(catalog::Catalog& catalog, const std::vector<std::string>& inputs, const CrawlOptions& options);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <system_error>
 
@@ -13,8 +14,11 @@ namespace {
 
 bool is_model_file(const fs::path& p) {
     auto ext = p.extension();
-    return ext == ".gguf" || ext == ".safetensors";
+    return ext == ".gguf" || ext == ".safetensors" || p.filename().string().ends_with(".safetensors.index.json");
 }
+
+// A .txt or .list file named as an input is a list of inputs.
+bool is_input_list(const fs::path& p) { return p.extension() == ".txt" || p.extension() == ".list"; }
 
 std::string trim(const std::string& s) {
     size_t a = s.find_first_not_of(" \t\r");
@@ -34,14 +38,16 @@ std::vector<std::string> read_input_list(std::istream& in) {
     return out;
 }
 
-ExpandedInputs expand_inputs(const std::vector<std::string>& inputs) {
+ExpandedInputs expand_inputs(const std::vector<std::string>& given) {
     ExpandedInputs r;
-    std::set<std::string> seen;
+    std::set<std::string> seen, lists_read;
+    std::vector<std::string> inputs = given;
     auto add = [&](const fs::path& p) {
         std::string s = fs::absolute(p).lexically_normal().string();
         if (seen.insert(s).second) r.files.push_back(s);
     };
-    for (const std::string& input : inputs) {
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        const std::string input = inputs[i];
         std::error_code ec;
         fs::file_status st = fs::status(input, ec);
         if (ec || !fs::exists(st)) {
@@ -54,6 +60,11 @@ ExpandedInputs expand_inputs(const std::vector<std::string>& inputs) {
             if (ec) r.problems.push_back({input, "cannot walk directory: " + ec.message()});
             std::sort(found.begin(), found.end());
             for (const auto& p : found) add(p);
+        } else if (is_input_list(input)) {
+            if (!lists_read.insert(fs::absolute(input).lexically_normal().string()).second) continue;  // a list that names itself
+            std::ifstream in(input);
+            std::vector<std::string> more = read_input_list(in);
+            inputs.insert(inputs.end(), more.begin(), more.end());
         } else {
             add(input);
         }

@@ -20,8 +20,9 @@ struct ExpandedInputs {
 // Reads a --list file: one input per line; blank lines and '#' comments skipped.
 std::vector<std::string> read_input_list(std::istream& in);
 
-// Directories are walked recursively for *.gguf and *.safetensors; a named
-// file is taken whatever its extension.
+// Directories are walked recursively for *.gguf, *.safetensors and
+// *.safetensors.index.json; a named .txt or .list file is read as a list of
+// inputs; any other named file is taken whatever its extension.
 ExpandedInputs expand_inputs(const std::vector<std::string>& inputs);
 
 // "Meta-Llama-3.1-8B-Instruct-Q4_K_M" for ".../Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf".

@@ -191,7 +191,6 @@ ArraySummary GgufParser::read_array(const std::string& key, uint32_t depth, Fnv1
 }
 
 MetadataValue GgufParser::read_value(ValueType t, const std::string& key) {
-    Fnv1a64 unused;
     switch (t) {
         case ValueType::u8: return uint64_t{cur_.read<uint8_t>("u8 value")};
         case ValueType::i8: return int64_t{cur_.read<int8_t>("i8 value")};

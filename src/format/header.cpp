@@ -21,6 +21,13 @@ const char* value_type_name(ValueType t) {
     return "unknown";
 }
 
-const char* format_name(Format f) { return f == Format::gguf ? "gguf" : "safetensors"; }
+const char* format_name(Format f) {
+    switch (f) {
+        case Format::gguf: return "gguf";
+        case Format::safetensors: return "safetensors";
+        case Format::json: return "json";
+    }
+    return "unknown";
+}
 
 }  // namespace modelcat::format

@@ -1,0 +1,306 @@
+// The catalogue answers the seeds' questions: the quant table, policies,
+// same file_type with different policies, measured type rates, multi-file
+// models and the GGUF <-> safetensors reconciliation, each as one query.
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+
+#include "catalog/catalog.hpp"
+#include "catalog/query.hpp"
+#include "crawl/crawler.hpp"
+#include "kit/llama31.hpp"
+#include "support.hpp"
+
+using namespace modelcat;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string text(const catalog::Cell& c) {
+    if (auto* s = std::get_if<std::string>(&c)) return *s;
+    if (auto* i = std::get_if<int64_t>(&c)) return std::to_string(*i);
+    if (auto* d = std::get_if<double>(&c)) return std::to_string(*d);
+    return "NULL";
+}
+
+class SeedLineup : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        dir_ = new test::TempDir();
+        kit::write_llama31_lineup(dir_->path() / "lineup");
+        kit::write_llama31_safetensors_checkpoint(dir_->path() / "source" / "Meta-Llama-3.1-8B-Instruct");
+        kit::llama31_bf16_gguf().write(dir_->path() / "source" / "Meta-Llama-3.1-8B-Instruct-BF16.gguf");
+        catalog_ = new catalog::Catalog((dir_->path() / "catalog.db").string());
+        report_ = crawl::run_crawl(*catalog_, {(dir_->path() / "lineup").string(), (dir_->path() / "source").string()}, {});
+    }
+    static void TearDownTestSuite() {
+        delete catalog_;
+        delete dir_;
+    }
+    static catalog::QueryResult query(const std::string& name, const std::map<std::string, std::string>& params = {}) {
+        return catalog::run_query(catalog_->db(), *catalog::bundled_query(name), params);
+    }
+    static catalog::QueryResult sql(const std::string& s) { return catalog::run_query(catalog_->db(), s, {}); }
+    static inline test::TempDir* dir_;
+    static inline catalog::Catalog* catalog_;
+    static inline crawl::CrawlReport report_;
+};
+
+TEST_F(SeedLineup, EverythingIsCataloguedAsTenModels) {
+    EXPECT_TRUE(report_.failures.empty());
+    EXPECT_EQ(text(sql("SELECT count(*) FROM models").rows[0][0]), "10");  // 8 quants, the BF16 GGUF, the checkpoint
+}
+
+TEST_F(SeedLineup, QuantTableReproducesTheSeed) {
+    // seeds/003 section 4: bits/weight to 4 decimals, GiB, file_type and census
+    const std::map<std::string, std::string> want = {
+        {"IQ2_M", "2948285856|2.75|29|2.9294|22:156 21:37 13:1 12:32 0:66"},
+        {"Q2_K", "3179136416|2.96|10|3.1593|10:129 11:64 14:1 12:32 0:66"},
+        {"Q3_K_M", "4018922912|3.74|12|3.9960|11:129 12:92 14:1 13:4 0:66"},
+        {"Q4_K_S", "4692673952|4.37|14|4.6672|12:217 14:1 13:8 0:66"},
+        {"Q4_K_M", "4920739232|4.58|15|4.8944|12:193 14:33 0:66"},
+        {"Q4_K_L", "5310637472|4.95|15|5.2828|12:192 8:2 14:32 0:66"},
+        {"Q6_K", "6596011424|6.14|18|6.5633|14:226 0:66"},
+        {"Q8_0", "8540775840|7.95|7|8.5008|8:226 0:66"},
+    };
+    catalog::QueryResult r = query("quants", {{"pattern", "Meta-Llama-3.1-8B-Instruct-%"}});
+    std::map<std::string, std::string> got;
+    for (const auto& row : r.rows) {
+        std::string name = text(row[0]).substr(std::string("Meta-Llama-3.1-8B-Instruct-").size());
+        char gib[16], bpw[16];
+        std::snprintf(gib, sizeof gib, "%.2f", std::get<double>(row[2]));
+        std::snprintf(bpw, sizeof bpw, "%.4f", std::get<double>(row[6]));
+        EXPECT_EQ(text(row[5]), "8030261312") << name;
+        got[name] = text(row[1]) + "|" + gib + "|" + text(row[3]) + "|" + bpw + "|" + text(row[7]);
+    }
+    for (const auto& [q, line] : want) EXPECT_EQ(got[q], line) << q;
+}
+
+TEST_F(SeedLineup, PolicyDeviationsGiveTheSeedsLayerLists) {
+    const std::string layers16 = "0,1,2,3,6,10,13,16,19,21,24,27,28,29,30,31";
+    auto rows = [&](const std::string& quant) {
+        std::vector<std::string> out;
+        for (const auto& r : query("policy", {{"model", "Meta-Llama-3.1-8B-Instruct-" + quant}}).rows)
+            out.push_back(text(r[0]) + " " + text(r[2]) + " " + text(r[3]) + " " + text(r[4]) + " " + text(r[5]));
+        return out;
+    };
+    EXPECT_EQ(rows("Q4_K_S"), (std::vector<std::string>{"Q4_K Q5_K attn_v.weight 4 0,1,2,3", "Q4_K Q5_K ffn_down.weight 4 0,1,2,3",
+                                                       "Q4_K Q6_K output.weight 1 NULL"}));
+    EXPECT_EQ(rows("Q4_K_M"), (std::vector<std::string>{"Q4_K Q6_K attn_v.weight 16 " + layers16,
+                                                       "Q4_K Q6_K ffn_down.weight 16 " + layers16,
+                                                       "Q4_K Q6_K output.weight 1 NULL"}));
+    EXPECT_EQ(rows("Q4_K_L"), (std::vector<std::string>{"Q4_K Q8_0 output.weight 1 NULL", "Q4_K Q8_0 token_embd.weight 1 NULL",
+                                                       "Q4_K Q6_K attn_v.weight 16 " + layers16,
+                                                       "Q4_K Q6_K ffn_down.weight 16 " + layers16}));
+}
+
+TEST_F(SeedLineup, SameFileTypeDifferentPolicyFindsQ4KMAndQ4KL) {
+    catalog::QueryResult r = sql("SELECT * FROM same_file_type_different_policy");
+    EXPECT_EQ(r.columns, (std::vector<std::string>{"architecture", "file_type", "file_type_name", "models", "policies",
+                                                   "model_ids", "names"}));
+    ASSERT_EQ(r.rows.size(), 1u);
+    EXPECT_EQ(text(r.rows[0][0]), "llama");
+    EXPECT_EQ(text(r.rows[0][1]), "15");
+    EXPECT_EQ(text(r.rows[0][2]), "MOSTLY_Q4_K_M");
+    EXPECT_EQ(text(r.rows[0][3]), "2");
+    EXPECT_EQ(text(r.rows[0][4]), "2");
+    std::string names = text(r.rows[0][6]);
+    EXPECT_NE(names.find("Meta-Llama-3.1-8B-Instruct-Q4_K_M"), std::string::npos);
+    EXPECT_NE(names.find("Meta-Llama-3.1-8B-Instruct-Q4_K_L"), std::string::npos);
+    // the two differ in policy_hash but agree in everything the header declares
+    EXPECT_EQ(text(sql("SELECT count(DISTINCT policy_hash) FROM models WHERE file_type = 15").rows[0][0]), "2");
+}
+
+TEST_F(SeedLineup, TypeRatesAreTheSeedsMeasuredRates) {
+    // seeds/003: "bits per weight measured for every distinct type id seen"
+    const std::map<std::string, std::string> want = {{"0", "32.0000"},  {"8", "8.5000"},  {"10", "2.6250"},
+                                                     {"11", "3.4375"}, {"12", "4.5000"}, {"13", "5.5000"},
+                                                     {"14", "6.5625"}, {"21", "3.4375"}, {"22", "2.5625"}};
+    catalog::QueryResult r = sql("SELECT type_id, measured_bits_per_weight, table_bits_per_weight FROM type_rates"
+                                 " WHERE type_id IN (0,8,10,11,12,13,14,21,22)");
+    ASSERT_EQ(r.rows.size(), want.size());
+    for (const auto& row : r.rows) {
+        char m[16];
+        std::snprintf(m, sizeof m, "%.4f", std::get<double>(row[1]));
+        EXPECT_EQ(m, want.at(text(row[0]))) << text(row[0]);
+        EXPECT_DOUBLE_EQ(std::get<double>(row[1]), std::get<double>(row[2]));
+    }
+}
+
+TEST_F(SeedLineup, NamedTensorsPivotMatchesTheSeed) {
+    catalog::QueryResult r = query("named_tensors", {{"pattern", "Meta-Llama-3.1-8B-Instruct-Q%"}});
+    std::map<std::string, std::string> got;
+    for (const auto& row : r.rows)
+        got[text(row[0])] = text(row[1]) + " " + text(row[2]) + " " + text(row[3]) + " " + text(row[4]) + " " + text(row[5]);
+    EXPECT_EQ(got["Meta-Llama-3.1-8B-Instruct-Q2_K"], "10(2.63) 14(6.56) 12(4.50) 11(3.44) 10(2.63)");
+    EXPECT_EQ(got["Meta-Llama-3.1-8B-Instruct-Q4_K_L"], "8(8.50) 8(8.50) 14(6.56) 14(6.56) 12(4.50)");
+    EXPECT_EQ(got["Meta-Llama-3.1-8B-Instruct-Q3_K_M"], "11(3.44) 14(6.56) 13(5.50) 13(5.50) 11(3.44)");
+}
+
+TEST_F(SeedLineup, CheckpointIsOneModelWithItsConfig) {
+    catalog::QueryResult m = sql("SELECT name, format, architecture, tensor_count, params, file_bytes, header_bytes,"
+                                 " (SELECT count(*) FROM files f WHERE f.model_id = m.model_id),"
+                                 " (SELECT group_concat(role) FROM (SELECT role FROM files f WHERE f.model_id = m.model_id ORDER BY file_id))"
+                                 " FROM models m WHERE format = 'safetensors'");
+    ASSERT_EQ(m.rows.size(), 1u);
+    const auto& row = m.rows[0];
+    EXPECT_EQ(text(row[0]), "Meta-Llama-3.1-8B-Instruct");
+    EXPECT_EQ(text(row[2]), "llama");  // config.json model_type
+    EXPECT_EQ(text(row[3]), "291");
+    EXPECT_EQ(text(row[4]), "8030261248");
+    EXPECT_EQ(text(row[5]), "16060556376");               // the seed's shard bytes on disk
+    EXPECT_EQ(text(row[6]), std::to_string(8 * 4 + 9512 + 12120 + 11656 + 560));
+    EXPECT_EQ(text(row[7]), "6");
+    EXPECT_EQ(text(row[8]), "data,data,data,data,index,config");
+    catalog::QueryResult cfg = sql("SELECT key, value FROM metadata JOIN files USING (file_id)"
+                                   " WHERE role = 'config' AND key IN ('num_hidden_layers', 'num_key_value_heads',"
+                                   " 'vocab_size', 'tie_word_embeddings', 'torch_dtype') ORDER BY key");
+    std::vector<std::string> got;
+    for (const auto& r : cfg.rows) got.push_back(text(r[0]) + "=" + text(r[1]));
+    EXPECT_EQ(got, (std::vector<std::string>{"num_hidden_layers=32", "num_key_value_heads=8", "tie_word_embeddings=0",
+                                             "torch_dtype=bfloat16", "vocab_size=128256"}));
+    EXPECT_EQ(text(sql("SELECT value FROM metadata WHERE key = 'total_size'").rows[0][0]), "16060522496");
+}
+
+TEST_F(SeedLineup, ReconcileAccountsForEveryByte) {
+    catalog::QueryResult r = query("reconcile", {{"gguf", "Meta-Llama-3.1-8B-Instruct-BF16"}, {"source", "Meta-Llama-3.1-8B-Instruct"}});
+    std::vector<std::string> got;
+    for (const auto& row : r.rows) got.push_back(text(row[0]) + "|" + text(row[1]) + "|" + text(row[2]) + "|" + text(row[3]));
+    const int64_t header_diff = 7'840'640 - (8 * 4 + 9512 + 12120 + 11656 + 560);
+    EXPECT_EQ(got, (std::vector<std::string>{
+                       "dtype BF16 -> F32|65|266240|532480",  // 65 norms, 4096 values each, 2 -> 4 bytes
+                       "unchanged BF16|226|8029995008|0",
+                       "only in gguf: rope_freqs.weight|1|64|256",
+                       "header/metadata|NULL|NULL|" + std::to_string(header_diff),
+                       "total|1|64|" + std::to_string(16'068'895'872 - 16'060'556'376)}));
+    EXPECT_EQ(532480 + 256 + header_diff, 16'068'895'872 - 16'060'556'376);
+}
+
+TEST_F(SeedLineup, DiffOfTwoCataloguedModels) {
+    catalog::QueryResult r = query("diff", {{"a", "Meta-Llama-3.1-8B-Instruct-Q4_K_M"}, {"b", "Meta-Llama-3.1-8B-Instruct-Q4_K_L"}});
+    ASSERT_EQ(r.rows.size(), 2u);
+    EXPECT_EQ(text(r.rows[0][0]), "output.weight");
+    EXPECT_EQ(text(r.rows[0][1]), "type size");
+    EXPECT_EQ(text(r.rows[0][2]) + ">" + text(r.rows[0][3]), "Q6_K>Q8_0");
+    EXPECT_EQ(text(r.rows[1][0]), "token_embd.weight");
+}
+
+// ---- multi-file models that must fail whole ----
+
+class MultiFile : public ::testing::Test {
+protected:
+    // A 3-shard split set: metadata in the first shard, which holds no tensors.
+    void write_split(const fs::path& dir, unsigned count_in_header, int tensors_count, bool skip_second) {
+        fs::create_directories(dir);
+        for (unsigned i = 0; i < 3; ++i) {
+            if (skip_second && i == 1) continue;
+            kit::GgufWriter w;
+            if (i == 0) w.add_kv("general.architecture", kit::GgufValue::str("llama"));
+            w.add_kv("split.no", kit::GgufValue::u16(static_cast<uint16_t>(i)));
+            w.add_kv("split.count", kit::GgufValue::u16(static_cast<uint16_t>(count_in_header)));
+            w.add_kv("split.tensors.count", kit::GgufValue::i32(tensors_count));
+            if (i > 0) {
+                w.add_tensor("blk." + std::to_string(i) + ".attn_q.weight", {256, 4}, 12);
+                w.add_tensor("blk." + std::to_string(i) + ".attn_norm.weight", {256}, 0);
+            }
+            char name[64];
+            std::snprintf(name, sizeof name, "tiny-%05u-of-00003.gguf", i + 1);
+            w.write(dir / name);
+        }
+    }
+    crawl::CrawlReport crawl(const std::vector<std::string>& inputs) {
+        cat_ = std::make_unique<catalog::Catalog>((tmp_ / "c.db").string());
+        return crawl::run_crawl(*cat_, inputs, {});
+    }
+    std::string one(const std::string& s) { return text(catalog::run_query(cat_->db(), s, {}).rows.at(0).at(0)); }
+    test::TempDir tmp_;
+    std::unique_ptr<catalog::Catalog> cat_;
+};
+
+TEST_F(MultiFile, SplitGgufFromAnyShardIsOneModel) {
+    write_split(tmp_ / "s", 3, 4, false);
+    auto rep = crawl({(tmp_ / "s" / "tiny-00002-of-00003.gguf").string()});
+    ASSERT_TRUE(rep.failures.empty()) << rep.failures[0].message;
+    EXPECT_EQ(one("SELECT count(*) FROM models"), "1");
+    EXPECT_EQ(one("SELECT name || ' ' || tensor_count || ' ' || location FROM models"),
+              "tiny 4 " + (tmp_ / "s" / "tiny-00001-of-00003.gguf").string());
+    EXPECT_EQ(one("SELECT group_concat(shard) FROM (SELECT shard FROM files ORDER BY shard)"), "0,1,2");
+    EXPECT_EQ(one("SELECT census FROM quant_summary"), "12:2 0:2");
+    EXPECT_EQ(one("SELECT architecture FROM models"), "llama");
+}
+
+TEST_F(MultiFile, SplitGgufWithAMissingShardIsAnErrorNotAPartialModel) {
+    write_split(tmp_ / "s", 3, 4, true);
+    auto rep = crawl({(tmp_ / "s").string()});
+    ASSERT_EQ(rep.failures.size(), 1u);
+    EXPECT_EQ(rep.failures[0].location, (tmp_ / "s" / "tiny-00002-of-00003.gguf").string());
+    EXPECT_NE(rep.failures[0].message.find("model 'tiny': "), std::string::npos) << rep.failures[0].message;
+    EXPECT_NE(rep.failures[0].message.find("cannot open"), std::string::npos) << rep.failures[0].message;
+    EXPECT_EQ(one("SELECT count(*) FROM models"), "0");
+    EXPECT_EQ(one("SELECT count(*) FROM tensors"), "0");
+}
+
+TEST_F(MultiFile, SplitGgufWithDisagreeingCountsIsAnError) {
+    write_split(tmp_ / "a", 3, 5, false);
+    auto rep = crawl({(tmp_ / "a").string()});
+    ASSERT_EQ(rep.failures.size(), 1u);
+    EXPECT_NE(rep.failures[0].message.find("split.tensors.count is 5 but the 3 shards hold 4 tensors"), std::string::npos)
+        << rep.failures[0].message;
+    write_split(tmp_ / "b", 4, 4, false);
+    rep = crawl({(tmp_ / "b").string()});
+    ASSERT_EQ(rep.failures.size(), 1u);
+    EXPECT_NE(rep.failures[0].message.find("split.count is 4 but the set has 3 shards"), std::string::npos)
+        << rep.failures[0].message;
+    EXPECT_EQ(one("SELECT count(*) FROM models"), "0");
+}
+
+TEST_F(MultiFile, CheckpointIndexMustAgreeWithItsShards) {
+    fs::path ck = tmp_ / "ck";
+    fs::create_directories(ck);
+    kit::SafetensorsWriter a, b;
+    a.add("model.embed_tokens.weight", "BF16", {8, 4});
+    b.add("lm_head.weight", "BF16", {8, 4});
+    a.write(ck / "model-00001-of-00002.safetensors");
+    b.write(ck / "model-00002-of-00002.safetensors");
+    auto index = [&](const std::string& second, uint64_t total) {
+        std::ofstream(ck / "model.safetensors.index.json")
+            << R"({"metadata": {"total_size": )" << total << R"(}, "weight_map": {"model.embed_tokens.weight": "model-00001-of-00002.safetensors", "lm_head.weight": ")"
+            << second << R"("}})";
+    };
+    index("model-00002-of-00002.safetensors", 128);
+    auto rep = crawl({ck.string()});
+    ASSERT_TRUE(rep.failures.empty()) << rep.failures[0].message;
+    EXPECT_EQ(one("SELECT name || ' ' || tensor_count FROM models"), "ck 2");
+
+    index("model-00002-of-00002.safetensors", 999);
+    rep = crawl({(ck / "model.safetensors.index.json").string()});
+    ASSERT_EQ(rep.failures.size(), 1u);
+    EXPECT_NE(rep.failures[0].message.find("metadata.total_size is 999 but the shards hold 128 bytes"), std::string::npos)
+        << rep.failures[0].message;
+
+    for (const char* escape : {"../model-00002-of-00002.safetensors", "/etc/passwd", "http://x/y.safetensors"}) {
+        index(escape, 128);
+        rep = crawl({ck.string()});
+        ASSERT_EQ(rep.failures.size(), 1u) << escape;
+        EXPECT_NE(rep.failures[0].message.find("escapes the checkpoint folder"), std::string::npos) << rep.failures[0].message;
+    }
+}
+
+TEST(DiffCommand, TwoFilesWithoutADatabase) {
+    test::TempDir tmp;
+    kit::llama31_quant("Q4_K_S").write(tmp / "s.gguf");
+    kit::llama31_quant("Q4_K_M").write(tmp / "m.gguf");
+    test::CommandResult r = test::run_modelcat("diff --format csv " + (tmp / "s.gguf").string() + " " + (tmp / "m.gguf").string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    // Q4_K_M promotes attn_v and ffn_down on 16 layers to Q6_K; Q4_K_S had 8 of those 32 at Q5_K (layers 0-3), 24 at Q4_K
+    size_t lines = 0;
+    for (char c : r.out) lines += c == '\n';
+    EXPECT_EQ(lines, 1u + 32u);
+    EXPECT_NE(r.out.find("blk.31.ffn_down.weight,type size,Q4_K,Q6_K"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("blk.0.attn_v.weight,type size,Q5_K,Q6_K"), std::string::npos) << r.out;
+    EXPECT_FALSE(fs::exists(tmp / "catalog.db"));
+}
+
+}  // namespace
