@@ -34,7 +34,8 @@ TEST_F(CatalogEndToEnd, OneBadFileFailsAloneAndTheBatchExitsOne) {
     EXPECT_NE(first_.err.find("error: " + (store_ / "broken.gguf").string() + ": offset 0: not a GGUF file: magic \"GGML\""),
               std::string::npos)
         << first_.err;
-    EXPECT_NE(first_.err.find("2 files catalogued, 1 failed"), std::string::npos) << first_.err;
+    EXPECT_NE(first_.err.find("2 files catalogued (2 new, 0 changed), 0 unchanged, 0 gone, 1 failed"), std::string::npos)
+        << first_.err;
     SQLite::Database db(db_.string());
     EXPECT_EQ(db.execAndGet("SELECT count(*) FROM models").getInt(), 2);
     SQLite::Statement e(db, "SELECT location, offset, message FROM errors");
@@ -128,7 +129,7 @@ TEST_F(CatalogEndToEnd, TensorRowsCarryLayerKindAndMeasuredSizes) {
 TEST_F(CatalogEndToEnd, RecrawlReplacesRowsAndKeepsIds) {
     SQLite::Database before(db_.string());
     int64_t id = before.execAndGet("SELECT model_id FROM models WHERE format = 'gguf'").getInt64();
-    test::CommandResult again = test::run_modelcat("crawl --db " + db_.string() + " " + q4km_.string());
+    test::CommandResult again = test::run_modelcat("crawl --force --db " + db_.string() + " " + q4km_.string());
     EXPECT_EQ(again.exit_code, 0) << again.err;
     SQLite::Database db(db_.string());
     EXPECT_EQ(db.execAndGet("SELECT model_id FROM models WHERE format = 'gguf'").getInt64(), id);

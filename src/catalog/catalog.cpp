@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 #include <stdexcept>
 
 #include "catalog/embedded_sql.hpp"
@@ -155,16 +156,90 @@ int64_t Catalog::begin_crawl(const std::vector<std::string>& inputs) {
 void Catalog::finish_crawl(int64_t crawl_id, const CrawlTotals& t) {
     SQLite::Statement st(db_,
                          "UPDATE crawls SET finished_at = " + kNow +
-                             ", files_ok = ?, files_failed = ?, tensors = ?, bytes_read = ?, requests = ?, seconds = ?"
-                             " WHERE crawl_id = ?");
-    st.bind(1, static_cast<int64_t>(t.files_ok));
-    st.bind(2, static_cast<int64_t>(t.files_failed));
-    st.bind(3, static_cast<int64_t>(t.tensors));
-    st.bind(4, static_cast<int64_t>(t.bytes_read));
-    st.bind(5, static_cast<int64_t>(t.requests));
-    st.bind(6, t.seconds);
-    st.bind(7, crawl_id);
+                             ", files_ok = ?, files_failed = ?, tensors = ?, bytes_read = ?, requests = ?, seconds = ?,"
+                             " files_new = ?, files_changed = ?, files_unchanged = ?, files_gone = ? WHERE crawl_id = ?");
+    int i = 1;
+    for (uint64_t v : {t.files_ok, t.files_failed, t.tensors, t.bytes_read, t.requests}) st.bind(i++, static_cast<int64_t>(v));
+    st.bind(i++, t.seconds);
+    for (uint64_t v : {t.files_new, t.files_changed, t.files_unchanged, t.files_gone}) st.bind(i++, static_cast<int64_t>(v));
+    st.bind(i, crawl_id);
     st.exec();
+}
+
+std::optional<StoredFile> Catalog::stored_file(const std::string& location) {
+    SQLite::Statement st(db_, "SELECT model_id, size, mtime_ns, inode, device, status FROM files WHERE location = ?");
+    st.bind(1, location);
+    if (!st.executeStep()) return std::nullopt;
+    StoredFile f;
+    f.model_id = st.getColumn(0).getInt64();
+    f.identity.size = static_cast<uint64_t>(st.getColumn(1).getInt64());
+    if (!st.getColumn(2).isNull()) f.identity.mtime_ns = st.getColumn(2).getInt64();
+    if (!st.getColumn(3).isNull()) f.identity.inode = static_cast<uint64_t>(st.getColumn(3).getInt64());
+    if (!st.getColumn(4).isNull()) f.identity.device = static_cast<uint64_t>(st.getColumn(4).getInt64());
+    f.status = st.getColumn(5).getString();
+    return f;
+}
+
+std::vector<std::string> Catalog::model_files(int64_t model_id) {
+    SQLite::Statement st(db_, "SELECT location FROM files WHERE model_id = ? ORDER BY role <> 'data', shard, file_id");
+    st.bind(1, model_id);
+    std::vector<std::string> out;
+    while (st.executeStep()) out.push_back(st.getColumn(0).getString());
+    return out;
+}
+
+void Catalog::mark_checked(int64_t crawl_id, const std::vector<std::string>& locations) {
+    SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
+    SQLite::Statement st(db_, "UPDATE files SET checked_crawl_id = ? WHERE location = ?");
+    for (const auto& l : locations) {
+        st.bind(1, crawl_id);
+        st.bind(2, l);
+        st.exec();
+        st.reset();
+    }
+    tx.commit();
+}
+
+uint64_t Catalog::mark_gone(int64_t crawl_id, const std::vector<std::string>& missing, const std::vector<std::string>& dirs,
+                            const std::vector<std::string>& seen) {
+    SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
+    db_.exec("CREATE TEMP TABLE IF NOT EXISTS crawl_seen (location TEXT PRIMARY KEY)");
+    db_.exec("DELETE FROM crawl_seen");
+    SQLite::Statement ins(db_, "INSERT OR IGNORE INTO crawl_seen VALUES (?)");
+    for (const auto& s : seen) {
+        ins.bind(1, s);
+        ins.exec();
+        ins.reset();
+    }
+    // files that go missing: named ones, and under a walked directory but not seen there
+    db_.exec("CREATE TEMP TABLE IF NOT EXISTS crawl_gone (location TEXT PRIMARY KEY)");
+    db_.exec("DELETE FROM crawl_gone");
+    SQLite::Statement named(db_, "INSERT OR IGNORE INTO crawl_gone SELECT location FROM files WHERE location = ? AND status <> 'gone'");
+    for (const auto& m : missing) {
+        named.bind(1, m);
+        named.exec();
+        named.reset();
+    }
+    SQLite::Statement under(db_,
+                            "INSERT OR IGNORE INTO crawl_gone SELECT location FROM files WHERE status <> 'gone'"
+                            " AND substr(location, 1, length(?1) + 1) = ?1 || '/'"
+                            " AND location NOT IN (SELECT location FROM crawl_seen)");
+    for (const auto& d : dirs) {
+        under.bind(1, d);
+        under.exec();
+        under.reset();
+    }
+    SQLite::Statement ev(db_,
+                         "INSERT INTO model_events (crawl_id, location, event, file_bytes_before, policy_before, census_before)"
+                         " SELECT ?, g.location, 'gone', m.file_bytes, m.policy_hash, q.census FROM crawl_gone g"
+                         " JOIN files f USING (location) JOIN models m USING (model_id) JOIN quant_summary q USING (model_id)");
+    ev.bind(1, crawl_id);
+    ev.exec();
+    SQLite::Statement up(db_, "UPDATE files SET status = 'gone', gone_crawl_id = ? WHERE location IN (SELECT location FROM crawl_gone)");
+    up.bind(1, crawl_id);
+    uint64_t n = static_cast<uint64_t>(up.exec());
+    tx.commit();
+    return n;
 }
 
 int64_t Catalog::store_model(int64_t crawl_id, const ModelRecord& model) {
@@ -189,6 +264,15 @@ int64_t Catalog::store_model(int64_t crawl_id, const ModelRecord& model) {
     auto [policy_hash, shape_hash] = policy_hashes(model);
 
     SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
+    // The model as it was, for the history: nothing if new.
+    std::optional<std::tuple<int64_t, std::string, std::string>> before;
+    {
+        SQLite::Statement old(db_, "SELECT m.file_bytes, coalesce(m.policy_hash, ''), coalesce(q.census, '') FROM models m"
+                                   " JOIN quant_summary q USING (model_id) WHERE m.location = ?");
+        old.bind(1, model.files.front().location);
+        if (old.executeStep())
+            before.emplace(old.getColumn(0).getInt64(), old.getColumn(1).getString(), old.getColumn(2).getString());
+    }
     // A location that belonged to another model (say, a shard re-grouped) moves to this one.
     for (const auto& f : model.files) {
         SQLite::Statement del(db_, "DELETE FROM models WHERE model_id IN (SELECT model_id FROM files WHERE location = ?)"
@@ -234,7 +318,8 @@ int64_t Catalog::store_model(int64_t crawl_id, const ModelRecord& model) {
     SQLite::Statement file_ins(db_,
                                "INSERT INTO files (model_id, location, role, shard, format, version, endianness, size,"
                                " header_bytes, data_start, alignment, kv_count, tensor_count, bytes_read, requests,"
-                               " read_ms, mtime_ns, status, crawl_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'ok',?)");
+                               " read_ms, mtime_ns, inode, device, header_hash, status, crawl_id, checked_crawl_id)"
+                               " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'ok',?,?)");
     SQLite::Statement meta_ins(db_,
                                "INSERT OR IGNORE INTO metadata (model_id, file_id, key, value_type, value, array_type,"
                                " array_length, array_bytes, array_hash, offset) VALUES (?,?,?,?,?,?,?,?,?,?)");
@@ -266,8 +351,13 @@ int64_t Catalog::store_model(int64_t crawl_id, const ModelRecord& model) {
         file_ins.bind(14, static_cast<int64_t>(f.bytes_read));
         file_ins.bind(15, static_cast<int64_t>(f.requests));
         file_ins.bind(16, f.read_ms);
-        bind_optional(file_ins, 17, f.mtime_ns);
-        file_ins.bind(18, crawl_id);
+        bind_optional(file_ins, 17, f.identity.mtime_ns);
+        bind_optional(file_ins, 18, f.identity.inode);
+        bind_optional(file_ins, 19, f.identity.device);
+        if (f.header_hash) file_ins.bind(20, *f.header_hash);
+        else file_ins.bind(20);
+        file_ins.bind(21, crawl_id);
+        file_ins.bind(22, crawl_id);
         file_ins.exec();
         file_ins.reset();
         const int64_t file_id = db_.getLastInsertRowid();
@@ -328,6 +418,22 @@ int64_t Catalog::store_model(int64_t crawl_id, const ModelRecord& model) {
                              " FROM tensors WHERE model_id = ? GROUP BY type_id, type_name");
     census.bind(1, model_id);
     census.exec();
+    SQLite::Statement ev(db_,
+                         "INSERT INTO model_events (crawl_id, location, event, file_bytes_before, file_bytes_after,"
+                         " policy_before, policy_after, census_before, census_after)"
+                         " SELECT ?, m.location, ?, ?, m.file_bytes, ?, m.policy_hash, ?, q.census"
+                         " FROM models m JOIN quant_summary q USING (model_id) WHERE m.model_id = ?");
+    ev.bind(1, crawl_id);
+    ev.bind(2, before ? "changed" : "new");
+    if (before) {
+        ev.bind(3, std::get<0>(*before));
+        ev.bind(4, std::get<1>(*before));
+        ev.bind(5, std::get<2>(*before));
+    } else {
+        for (int i = 3; i <= 5; ++i) ev.bind(i);
+    }
+    ev.bind(6, model_id);
+    ev.exec();
     tx.commit();
     return model_id;
 }
@@ -346,6 +452,11 @@ void Catalog::record_error(int64_t crawl_id, const std::string& location, std::o
     stale.bind(2, crawl_id);
     stale.bind(3, location);
     stale.exec();
+    SQLite::Statement ev(db_, "INSERT INTO model_events (crawl_id, location, event, message) VALUES (?, ?, 'failed', ?)");
+    ev.bind(1, crawl_id);
+    ev.bind(2, location);
+    ev.bind(3, message);
+    ev.exec();
     tx.commit();
 }
 

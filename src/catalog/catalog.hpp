@@ -14,6 +14,22 @@ namespace modelcat::catalog {
 
 enum class FileRole { data, index, config };
 
+// What tells a file changed without reading it: for local files size, mtime,
+// inode and device.
+struct FileIdentity {
+    uint64_t size = 0;
+    std::optional<int64_t> mtime_ns;
+    std::optional<uint64_t> inode, device;
+    bool operator==(const FileIdentity&) const = default;
+};
+
+// A file as the catalogue last recorded it.
+struct StoredFile {
+    int64_t model_id = 0;
+    FileIdentity identity;
+    std::string status;  // ok | stale | gone
+};
+
 // One physical file as read by the crawler.
 struct FileRecord {
     std::string location;
@@ -22,7 +38,8 @@ struct FileRecord {
     uint64_t bytes_read = 0;
     uint64_t requests = 0;
     double read_ms = 0;
-    std::optional<int64_t> mtime_ns;
+    FileIdentity identity;
+    std::optional<std::string> header_hash;  // FNV-1a 64 (hex) of the header bytes
 };
 
 // One catalogued artifact and its files, first data file first.
@@ -32,7 +49,9 @@ struct ModelRecord {
 };
 
 struct CrawlTotals {
-    uint64_t files_ok = 0, files_failed = 0, tensors = 0, bytes_read = 0, requests = 0;
+    uint64_t files_ok = 0;  // read and catalogued: new + changed
+    uint64_t files_new = 0, files_changed = 0, files_unchanged = 0, files_gone = 0, files_failed = 0;
+    uint64_t tensors = 0, bytes_read = 0, requests = 0;
     double seconds = 0;
 };
 
@@ -47,12 +66,23 @@ public:
     int64_t begin_crawl(const std::vector<std::string>& inputs);
     void finish_crawl(int64_t crawl_id, const CrawlTotals& totals);
 
-    // Replaces whatever was catalogued at the model's location; returns model_id.
+    // Replaces whatever was catalogued at the model's location, recording a
+    // 'new' or 'changed' event; returns model_id.
     int64_t store_model(int64_t crawl_id, const ModelRecord& model);
 
     // Records a failed input; a file catalogued before is kept and marked stale.
     void record_error(int64_t crawl_id, const std::string& location, std::optional<uint64_t> offset,
                       const std::string& message);
+
+    std::optional<StoredFile> stored_file(const std::string& location);
+    // Locations of a model's files, data files first.
+    std::vector<std::string> model_files(int64_t model_id);
+    // Notes that these files were seen unchanged by the crawl.
+    void mark_checked(int64_t crawl_id, const std::vector<std::string>& locations);
+    // Marks catalogued files missing: those named in `missing`, and those under
+    // any of `dirs` that are not in `seen`. Returns how many became gone.
+    uint64_t mark_gone(int64_t crawl_id, const std::vector<std::string>& missing, const std::vector<std::string>& dirs,
+                       const std::vector<std::string>& seen);
 
     SQLite::Database& db() { return db_; }
 

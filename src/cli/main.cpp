@@ -1,6 +1,9 @@
 // modelcat: catalogue GGUF and safetensors headers into SQLite.
 // The commands only parse options and print; the work is in crawl/ and below.
 #include <CLI/CLI.hpp>
+#include <SQLiteCpp/Exception.h>
+#include <sqlite3.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -14,6 +17,7 @@
 #include "catalog/embedded_sql.hpp"
 #include "catalog/query.hpp"
 #include "cli/printer.hpp"
+#include "cli/progress.hpp"
 #include "cli/show.hpp"
 #include "crawl/crawler.hpp"
 #include "crawl/file_reader.hpp"
@@ -30,9 +34,13 @@ std::string default_db() {
     return env && *env ? env : "catalog.db";
 }
 
-int run_crawl_command(const std::string& db_path, std::vector<std::string> inputs,
-                      const std::vector<std::string>& lists, bool quiet) {
-    for (const auto& l : lists) {
+struct CrawlFlags {
+    std::vector<std::string> lists;
+    bool quiet = false, force = false, dry_run = false, json_summary = false;
+};
+
+int run_crawl_command(const std::string& db_path, std::vector<std::string> inputs, const CrawlFlags& flags) {
+    for (const auto& l : flags.lists) {
         std::vector<std::string> more;
         if (l == "-") {
             more = crawl::read_input_list(std::cin);
@@ -51,24 +59,23 @@ int run_crawl_command(const std::string& db_path, std::vector<std::string> input
         return kExitUsage;
     }
     catalog::Catalog cat(db_path);
-    crawl::CrawlOptions options;
-    options.on_model = [&](const crawl::ModelOutcome& o) {
-        if (!o.ok) {
-            std::cerr << "error: " << o.location;
-            if (o.offset) std::cerr << ": offset " << *o.offset;
-            std::cerr << ": " << o.message << "\n";
-        } else if (!quiet) {
-            std::cerr << "ok: " << o.location << " (" << (o.files > 1 ? std::to_string(o.files) + " files, " : "")
-                      << o.tensors << " tensors, " << o.bytes_read << " bytes read"
-                      << (o.warnings ? ", " + std::to_string(o.warnings) + " warnings" : "") << ")\n";
+    if (flags.dry_run) {
+        for (const auto& m : crawl::dry_run(cat, inputs, flags.force)) {
+            std::cout << crawl::verdict_name(m.verdict) << "\t" << m.name;
+            for (const auto& f : m.files) std::cout << "\t" << f;
+            if (!m.message.empty()) std::cout << "\t" << m.message;
+            std::cout << "\n";
         }
-    };
+        return kExitOk;
+    }
+    cli::CrawlDisplay display(flags.quiet, ::isatty(STDERR_FILENO) != 0);
+    crawl::CrawlOptions options;
+    options.force = flags.force;
+    options.on_model = [&](const crawl::ModelOutcome& o) { display.model_done(o); };
+    options.on_progress = [&](const crawl::CrawlProgress& p) { display.progress(p); };
     crawl::CrawlReport rep = crawl::run_crawl(cat, inputs, options);
-    const auto& t = rep.totals;
-    std::fprintf(stderr, "crawl %lld: %llu files catalogued, %llu failed, %llu tensors, %llu bytes read in %llu reads, %.2f s\n",
-                 (long long)rep.crawl_id, (unsigned long long)t.files_ok, (unsigned long long)t.files_failed,
-                 (unsigned long long)t.tensors, (unsigned long long)t.bytes_read, (unsigned long long)t.requests, t.seconds);
-    return t.files_failed ? kExitSomeFailed : kExitOk;
+    display.finish(rep, flags.json_summary);
+    return rep.totals.files_failed ? kExitSomeFailed : kExitOk;
 }
 
 int run_query_command(const std::string& db_path, const std::string& name, const std::vector<std::string>& param_args,
@@ -136,11 +143,14 @@ int main(int argc, char** argv) {
     std::string db = default_db();
 
     auto* crawl_cmd = app.add_subcommand("crawl", "read headers of files, directories and lists into the catalogue");
-    std::vector<std::string> inputs, lists;
-    bool quiet = false;
+    std::vector<std::string> inputs;
+    CrawlFlags crawl_flags;
     crawl_cmd->add_option("--db", db, "catalogue database (default $MODELCAT_DB or catalog.db)");
-    crawl_cmd->add_option("--list", lists, "file with one input per line ('-' = stdin)");
-    crawl_cmd->add_flag("-q,--quiet", quiet, "print only failures and the summary");
+    crawl_cmd->add_option("--list", crawl_flags.lists, "file with one input per line ('-' = stdin)");
+    crawl_cmd->add_flag("-q,--quiet", crawl_flags.quiet, "print only failures and the summary");
+    crawl_cmd->add_flag("--force", crawl_flags.force, "re-read files whose size, mtime and inode are unchanged");
+    crawl_cmd->add_flag("--dry-run", crawl_flags.dry_run, "list what would be read (new, changed, unchanged) and stop");
+    crawl_cmd->add_flag("--json-summary", crawl_flags.json_summary, "print one JSON object with the totals at the end");
     crawl_cmd->add_option("inputs", inputs, "files and directories (walked for *.gguf, *.safetensors)");
 
     auto* query_cmd = app.add_subcommand("query", "run a report from queries/ (or a .sql file) against the catalogue");
@@ -176,7 +186,7 @@ int main(int argc, char** argv) {
     }
 
     try {
-        if (*crawl_cmd) return run_crawl_command(db, inputs, lists, quiet);
+        if (*crawl_cmd) return run_crawl_command(db, inputs, crawl_flags);
         if (*query_cmd) {
             if (list_queries) {
                 for (const auto& q : catalog::bundled_queries())
@@ -206,6 +216,12 @@ int main(int argc, char** argv) {
             for (const auto& m : catalog::schema_migrations()) std::cout << "-- schema/" << m.name << ".sql\n" << m.sql << "\n";
             return kExitOk;
         }
+    } catch (const SQLite::Exception& e) {
+        if (e.getErrorCode() == SQLITE_BUSY)
+            std::cerr << "modelcat: " << db << " is busy: another modelcat has been writing it for 30 s; try again later\n";
+        else
+            std::cerr << "modelcat: database " << db << ": " << e.what() << "\n";
+        return kExitUsage;
     } catch (const std::exception& e) {
         std::cerr << "modelcat: " << e.what() << "\n";
         return kExitUsage;

@@ -1,10 +1,12 @@
 #include "crawl/crawler.hpp"
 
 #include <chrono>
+#include <filesystem>
 #include <set>
 
 #include "crawl/inputs.hpp"
 #include "crawl/plan.hpp"
+#include "format/text.hpp"
 #include "io/byte_source.hpp"
 
 namespace modelcat::crawl {
@@ -25,6 +27,8 @@ struct ModelError : std::runtime_error {
     std::optional<uint64_t> offset;
 };
 
+catalog::FileIdentity identity_of(const io::FileStat& st) { return {st.size, st.mtime_ns, st.inode, st.device}; }
+
 catalog::FileRecord read_data_file(const std::string& location, const HeaderReadOptions& options) {
     auto t0 = Clock::now();
     try {
@@ -35,7 +39,8 @@ catalog::FileRecord read_data_file(const std::string& location, const HeaderRead
         rec.bytes_read = source.bytes_read();
         rec.requests = source.requests();
         rec.read_ms = ms_since(t0);
-        rec.mtime_ns = source.mtime_ns();
+        rec.identity = identity_of(source.stat());
+        rec.header_hash = format::hex64(rec.header.header_hash);
         return rec;
     } catch (const format::FormatError& e) {
         throw ModelError(location, e.offset(), e.what());
@@ -59,13 +64,35 @@ catalog::FileRecord read_json_file(const std::string& location, catalog::FileRol
         rec.bytes_read = source.bytes_read();
         rec.requests = source.requests();
         rec.read_ms = ms_since(t0);
-        rec.mtime_ns = source.mtime_ns();
+        rec.identity = identity_of(source.stat());
         return rec;
     } catch (const format::FormatError& e) {
         throw ModelError(location, e.offset(), e.what());
     } catch (const std::exception& e) {
         throw ModelError(location, std::nullopt, e.what());
     }
+}
+
+std::vector<std::string> all_files(const ModelPlan& plan) {
+    std::vector<std::string> files = plan.data_files;
+    if (plan.index) files.push_back(*plan.index);
+    if (plan.config) files.push_back(*plan.config);
+    return files;
+}
+
+// Unchanged: every file catalogued ok under one model, with the same identity,
+// and that model made of exactly these files. Costs one stat per file.
+bool unchanged(catalog::Catalog& catalog, const ModelPlan& plan) {
+    const std::vector<std::string> files = all_files(plan);
+    std::optional<int64_t> model_id;
+    for (const auto& f : files) {
+        auto stored = catalog.stored_file(f);
+        auto now = io::stat_file(f);
+        if (!stored || !now || stored->status != "ok" || stored->identity != identity_of(*now)) return false;
+        if (model_id && *model_id != stored->model_id) return false;
+        model_id = stored->model_id;
+    }
+    return model_id && catalog.model_files(*model_id) == files;
 }
 
 std::optional<int64_t> int_key(const format::FileHeader& h, std::string_view key) {
@@ -130,6 +157,14 @@ void check_checkpoint(const format::CheckpointIndex& idx, const std::string& ind
 ModelOutcome crawl_model(catalog::Catalog& catalog, int64_t crawl_id, const ModelPlan& plan, const CrawlOptions& options) {
     ModelOutcome out;
     out.location = plan.data_files.empty() ? plan.index.value_or("") : plan.data_files.front();
+    if (!options.force && unchanged(catalog, plan)) {
+        std::vector<std::string> files = all_files(plan);
+        catalog.mark_checked(crawl_id, files);
+        out.verdict = Verdict::unchanged;
+        out.files = files.size();
+        return out;
+    }
+    const bool known = catalog.stored_file(out.location).has_value();
     catalog::ModelRecord model{plan.name, {}};
     auto account = [&](const catalog::FileRecord& f) {
         out.bytes_read += f.bytes_read;
@@ -155,7 +190,7 @@ ModelOutcome crawl_model(catalog::Catalog& catalog, int64_t crawl_id, const Mode
             account(model.files.back());
         }
         catalog.store_model(crawl_id, model);
-        out.ok = true;
+        out.verdict = known ? Verdict::changed : Verdict::added;
     } catch (const ModelError& e) {
         out.location = e.location;
         out.offset = e.offset;
@@ -163,38 +198,96 @@ ModelOutcome crawl_model(catalog::Catalog& catalog, int64_t crawl_id, const Mode
     } catch (const std::exception& e) {
         out.message = e.what();
     }
-    if (!out.ok) catalog.record_error(crawl_id, out.location, out.offset, out.message);
+    if (out.verdict == Verdict::failed) catalog.record_error(crawl_id, out.location, out.offset, out.message);
     return out;
 }
 
+void add_to_totals(catalog::CrawlTotals& t, const ModelOutcome& o) {
+    t.bytes_read += o.bytes_read;
+    t.requests += o.requests;
+    switch (o.verdict) {
+        case Verdict::added: t.files_new += o.files; break;
+        case Verdict::changed: t.files_changed += o.files; break;
+        case Verdict::unchanged: t.files_unchanged += o.files; break;
+        case Verdict::failed: ++t.files_failed; break;
+        case Verdict::gone: ++t.files_gone; break;
+    }
+    if (o.verdict == Verdict::added || o.verdict == Verdict::changed) {
+        t.files_ok += o.files;
+        t.tensors += o.tensors;
+    }
+}
+
+bool is_directory(const std::string& p) {
+    std::error_code ec;
+    return std::filesystem::is_directory(p, ec);
+}
+
 }  // namespace
+
+const char* verdict_name(Verdict v) {
+    switch (v) {
+        case Verdict::added: return "new";
+        case Verdict::changed: return "changed";
+        case Verdict::unchanged: return "unchanged";
+        case Verdict::failed: return "failed";
+        case Verdict::gone: return "gone";
+    }
+    return "?";
+}
 
 CrawlReport run_crawl(catalog::Catalog& catalog, const std::vector<std::string>& inputs, const CrawlOptions& options) {
     auto t0 = Clock::now();
     CrawlReport report;
     report.crawl_id = catalog.begin_crawl(inputs);
-    CrawlPlan plan = plan_crawl(expand_inputs(inputs));
+    ExpandedInputs expanded = expand_inputs(inputs);
+    CrawlPlan plan = plan_crawl(expanded);
+    CrawlProgress progress{0, plan.problems.size() + plan.models.size(), &report.totals, 0};
     auto account = [&](ModelOutcome o) {
-        auto& t = report.totals;
-        t.bytes_read += o.bytes_read;
-        t.requests += o.requests;
-        if (o.ok) {
-            t.files_ok += o.files;
-            t.tensors += o.tensors;
-        } else {
-            ++t.files_failed;
-        }
+        add_to_totals(report.totals, o);
         if (options.on_model) options.on_model(o);
-        if (!o.ok) report.failures.push_back(std::move(o));
+        ++progress.done;
+        progress.seconds = ms_since(t0) / 1000.0;
+        if (options.on_progress) options.on_progress(progress);
+        if (o.verdict == Verdict::failed) report.failures.push_back(std::move(o));
     };
+    // A named input that vanished but was catalogued is gone, not an error.
+    std::vector<std::string> missing;
     for (const auto& p : plan.problems) {
+        std::string abs = std::filesystem::absolute(p.input).lexically_normal().string();
+        if (!io::stat_file(abs) && catalog.stored_file(abs)) {
+            missing.push_back(abs);
+            --progress.total;
+            continue;
+        }
         catalog.record_error(report.crawl_id, p.input, std::nullopt, p.message);
-        account(ModelOutcome{p.input, false, std::nullopt, p.message});
+        account(ModelOutcome{p.input, Verdict::failed, std::nullopt, p.message});
     }
-    for (const auto& m : plan.models) account(crawl_model(catalog, report.crawl_id, m, options));
+    std::vector<std::string> seen;
+    for (const auto& m : plan.models) {
+        for (const auto& f : all_files(m)) seen.push_back(f);
+        account(crawl_model(catalog, report.crawl_id, m, options));
+    }
+    std::vector<std::string> dirs;
+    for (const auto& in : inputs)
+        if (is_directory(in)) dirs.push_back(std::filesystem::absolute(in).lexically_normal().string());
+    report.totals.files_gone += catalog.mark_gone(report.crawl_id, missing, dirs, seen);
     report.totals.seconds = ms_since(t0) / 1000.0;
     catalog.finish_crawl(report.crawl_id, report.totals);
     return report;
+}
+
+std::vector<PlannedModel> dry_run(catalog::Catalog& catalog, const std::vector<std::string>& inputs, bool force) {
+    CrawlPlan plan = plan_crawl(expand_inputs(inputs));
+    std::vector<PlannedModel> out;
+    for (const auto& p : plan.problems) out.push_back({p.input, {p.input}, Verdict::failed, p.message});
+    for (const auto& m : plan.models) {
+        Verdict v = !force && unchanged(catalog, m) ? Verdict::unchanged
+                    : catalog.stored_file(m.data_files.front()) ? Verdict::changed
+                                                                : Verdict::added;
+        out.push_back({m.name, all_files(m), v, ""});
+    }
+    return out;
 }
 
 }  // namespace modelcat::crawl

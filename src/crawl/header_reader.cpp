@@ -5,6 +5,7 @@
 
 #include "format/gguf.hpp"
 #include "format/safetensors.hpp"
+#include "format/text.hpp"
 
 namespace modelcat::crawl {
 
@@ -20,37 +21,55 @@ bool looks_like_safetensors(std::span<const uint8_t> b, uint64_t size, const std
     return n <= size - 8 && b[8] == '{';
 }
 
+std::string first_bytes(std::span<const uint8_t> b) {
+    std::string shown;
+    for (size_t i = 0; i < std::min<size_t>(b.size(), 8); ++i) {
+        char hex[4];
+        std::snprintf(hex, sizeof hex, "%02x ", b[i]);
+        shown += hex;
+    }
+    return shown.empty() ? "none, empty file" : shown.substr(0, shown.size() - 1);
+}
+
 }  // namespace
 
+std::optional<ByteRange> HeaderAssembler::add(std::span<const uint8_t> bytes, uint64_t file_size) {
+    buf_.insert(buf_.end(), bytes.begin(), bytes.end());
+    if (!parse_) {
+        // a .gguf name is trusted so that a bad magic is reported as such
+        parse_ = format::looks_like_gguf(buf_) || location_.ends_with(".gguf") ? &format::parse_gguf
+                 : looks_like_safetensors(buf_, file_size, location_) ? &format::parse_safetensors
+                                                                      : nullptr;
+        if (!parse_)
+            throw format::FormatError(0, "unknown format: neither GGUF magic nor a safetensors header (first bytes " +
+                                             first_bytes(buf_) + ")");
+    }
+    format::ParseResult r = parse_(buf_, file_size, options_.limits);
+    if (auto* h = std::get_if<format::FileHeader>(&r)) {
+        format::Fnv1a64 hash;
+        hash.update(std::span(buf_).first(h->parsed_bytes));
+        h->header_hash = hash.digest();
+        header_ = std::move(*h);
+        return std::nullopt;
+    }
+    const auto& more = std::get<format::NeedMore>(r);
+    uint64_t target = std::min(file_size, std::max(more.min_bytes, more.estimated_total));
+    if (target <= buf_.size())  // cannot happen with a correct parser; never loop forever
+        throw format::FormatError(buf_.size(), "parser asked for " + std::to_string(target) + " bytes but already has " +
+                                                   std::to_string(buf_.size()));
+    return ByteRange{buf_.size(), target - buf_.size()};
+}
+
 format::FileHeader read_header(io::ByteSource& source, const HeaderReadOptions& options) {
-    const uint64_t size = source.size();
-    std::vector<uint8_t> buf;
-    source.read(0, std::min(options.first_read, size), buf);
-    // a .gguf name is trusted so that a bad magic is reported as such
-    auto parse = format::looks_like_gguf(buf) || source.location().ends_with(".gguf") ? &format::parse_gguf
-                 : looks_like_safetensors(buf, size, source.location())
-                     ? &format::parse_safetensors
-                     : nullptr;
-    if (!parse) {
-        std::string shown;
-        for (size_t i = 0; i < std::min<size_t>(buf.size(), 8); ++i) {
-            char hex[4];
-            std::snprintf(hex, sizeof hex, "%02x ", buf[i]);
-            shown += hex;
-        }
-        throw format::FormatError(0, "unknown format: neither GGUF magic nor a safetensors header (first bytes " +
-                                         (shown.empty() ? std::string("none, empty file") : shown.substr(0, shown.size() - 1)) + ")");
+    HeaderAssembler assembler(source.location(), options);
+    std::optional<ByteRange> next = assembler.first_read();
+    std::vector<uint8_t> chunk;
+    while (next) {
+        chunk.clear();
+        source.read(next->offset, next->length, chunk);  // clamped to the file by the source
+        next = assembler.add(chunk, source.size());
     }
-    while (true) {
-        format::ParseResult r = parse(buf, size, options.limits);
-        if (auto* h = std::get_if<format::FileHeader>(&r)) return std::move(*h);
-        const auto& more = std::get<format::NeedMore>(r);
-        uint64_t target = std::min(size, std::max(more.min_bytes, more.estimated_total));
-        if (target <= buf.size())  // cannot happen with a correct parser; never loop forever
-            throw format::FormatError(buf.size(), "parser asked for " + std::to_string(target) +
-                                                      " bytes but already has " + std::to_string(buf.size()));
-        source.read(buf.size(), target - buf.size(), buf);
-    }
+    return assembler.take();
 }
 
 }  // namespace modelcat::crawl

@@ -1,7 +1,13 @@
 #pragma once
-// Reads just enough of a byte source to parse its header: one first read,
-// then reads sized by the parser's own estimate of the whole header.
+// Reads just enough of a file to parse its header: one first read, then reads
+// sized by the parser's own estimate of the whole header. HeaderAssembler is
+// that loop as a state machine, so local reads and asynchronous HTTP range
+// requests drive the same code.
 #include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
 
 #include "format/header.hpp"
 #include "io/byte_source.hpp"
@@ -13,6 +19,34 @@ struct HeaderReadOptions {
     format::Limits limits;
 };
 
+struct ByteRange {
+    uint64_t offset = 0, length = 0;
+};
+
+class HeaderAssembler {
+public:
+    HeaderAssembler(std::string location, HeaderReadOptions options)
+        : location_(std::move(location)), options_(std::move(options)) {}
+
+    ByteRange first_read() const { return {0, options_.first_read}; }
+    // Appends bytes that start where the previous ones ended; `file_size` is
+    // the whole file's. Returns the next range to read, or nullopt when the
+    // header is complete. Throws format::FormatError for a bad header.
+    std::optional<ByteRange> add(std::span<const uint8_t> bytes, uint64_t file_size);
+    // The parsed header, once add() returned nullopt.
+    format::FileHeader take() { return std::move(*header_); }
+    uint64_t have() const { return buf_.size(); }
+
+private:
+    using Parser = format::ParseResult (*)(std::span<const uint8_t>, uint64_t, const format::Limits&);
+    std::string location_;
+    HeaderReadOptions options_;
+    std::vector<uint8_t> buf_;
+    Parser parse_ = nullptr;
+    std::optional<format::FileHeader> header_;
+};
+
+// Synchronous: drives a HeaderAssembler over a byte source.
 // Throws format::FormatError (bad header) or io::IoError (could not read).
 format::FileHeader read_header(io::ByteSource& source, const HeaderReadOptions& options);
 

@@ -30,8 +30,11 @@ std::string ggml_type_name(uint32_t id) {
 
 std::optional<uint64_t> ggml_expected_bytes(uint32_t id, uint64_t n_elements) {
     const GgmlType* t = find_ggml_type(id);
-    if (!t || n_elements % t->block_size != 0) return std::nullopt;
-    return n_elements / t->block_size * t->type_size;
+    uint64_t bytes;
+    if (!t || n_elements % t->block_size != 0 ||
+        __builtin_mul_overflow(n_elements / t->block_size, uint64_t{t->type_size}, &bytes))
+        return std::nullopt;
+    return bytes;
 }
 
 }  // namespace modelcat::format

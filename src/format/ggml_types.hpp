@@ -25,8 +25,8 @@ const GgmlType* find_ggml_type(uint32_t id);
 // The type's name, or "type_<id>" for an unknown id (kept, never fatal).
 std::string ggml_type_name(uint32_t id);
 
-// Bytes a tensor of n_elements occupies, or nullopt when the type is unknown
-// or n_elements is not a whole number of blocks.
+// Bytes a tensor of n_elements occupies, or nullopt when the type is unknown,
+// n_elements is not a whole number of blocks or the size overflows 64 bits.
 std::optional<uint64_t> ggml_expected_bytes(uint32_t id, uint64_t n_elements);
 
 }  // namespace modelcat::format

@@ -52,10 +52,10 @@ private:
         return version_ == 1 ? cur_.read<uint32_t>(what) : cur_.read<uint64_t>(what);
     }
     std::string read_string(std::string_view what);
-    void skip_string(std::string_view what, Fnv1a64& hash, std::string* json);
+    void skip_string(Fnv1a64& hash, std::string* json);
     ValueType read_type(std::string_view what);
-    MetadataValue read_value(ValueType t, const std::string& key);
-    ArraySummary read_array(const std::string& key, uint32_t depth, Fnv1a64& hash, std::string* json);
+    MetadataValue read_value(ValueType t);
+    ArraySummary read_array(uint32_t depth, Fnv1a64& hash, std::string* json);
     void read_scalar_into(ValueType t, Fnv1a64& hash, std::string* json);
     void read_tensor_info(std::unordered_set<std::string>& names);
     void check_alignment(const MetadataEntry& e);
@@ -126,8 +126,8 @@ void GgufParser::read_scalar_into(ValueType t, Fnv1a64& hash, std::string* json)
     else *json += std::to_string(u);
 }
 
-void GgufParser::skip_string(std::string_view what, Fnv1a64& hash, std::string* json) {
-    std::string s = read_string(what);
+void GgufParser::skip_string(Fnv1a64& hash, std::string* json) {
+    std::string s = read_string("string element");
     hash.update_u64le(s.size());
     hash.update({reinterpret_cast<const uint8_t*>(s.data()), s.size()});
     if (!json) return;
@@ -135,23 +135,24 @@ void GgufParser::skip_string(std::string_view what, Fnv1a64& hash, std::string* 
     append_json_string(*json, s);
 }
 
-ArraySummary GgufParser::read_array(const std::string& key, uint32_t depth, Fnv1a64& hash, std::string* json) {
+// Labels are fixed text: parse() adds the key once, on error, so a long
+// key costs nothing per element.
+ArraySummary GgufParser::read_array(uint32_t depth, Fnv1a64& hash, std::string* json) {
     uint64_t at = cur_.pos();
     if (depth > limits_.max_nesting)
-        throw FormatError(at, "key '" + key + "': arrays nested deeper than the cap of " +
-                                  std::to_string(limits_.max_nesting));
+        throw FormatError(at, "arrays nested deeper than the cap of " + std::to_string(limits_.max_nesting));
     ArraySummary a;
-    a.element_type = read_type("array element type of '" + key + "'");
+    a.element_type = read_type("array element type");
     uint64_t count_at = cur_.pos();
-    a.length = read_count("array length of '" + key + "'");
+    a.length = read_count("array length");
     uint64_t min_elem = a.element_type == ValueType::string  ? (version_ == 1 ? 4 : 8)
                         : a.element_type == ValueType::array ? 4 + (version_ == 1 ? 4 : 8)
                                                              : scalar_size(a.element_type);
     if (a.length > limits_.max_array_length)
-        throw FormatError(count_at, "key '" + key + "': array length " + std::to_string(a.length) +
+        throw FormatError(count_at, "array length " + std::to_string(a.length) +
                                         " exceeds the cap of " + std::to_string(limits_.max_array_length));
     if (a.length > cur_.remaining_in_file() / min_elem)
-        throw FormatError(count_at, "key '" + key + "': array of " + std::to_string(a.length) + " " +
+        throw FormatError(count_at, "array of " + std::to_string(a.length) + " " +
                                         value_type_name(a.element_type) + " needs at least " +
                                         std::to_string(a.length * min_elem) + " bytes but " +
                                         std::to_string(cur_.remaining_in_file()) + " remain in the file");
@@ -172,10 +173,10 @@ ArraySummary GgufParser::read_array(const std::string& key, uint32_t depth, Fnv1
     for (uint64_t i = 0; i < a.length; ++i) {
         if (outer) progress_.array_done = i;
         if (a.element_type == ValueType::string) {
-            skip_string("string element of '" + key + "'", hash, out);
+            skip_string(hash, out);
         } else if (a.element_type == ValueType::array) {
             if (out && out->back() != '[') *out += ',';
-            read_array(key, depth + 1, hash, out);
+            read_array(depth + 1, hash, out);
         } else {
             read_scalar_into(a.element_type, hash, out);
         }
@@ -190,7 +191,7 @@ ArraySummary GgufParser::read_array(const std::string& key, uint32_t depth, Fnv1
     return a;
 }
 
-MetadataValue GgufParser::read_value(ValueType t, const std::string& key) {
+MetadataValue GgufParser::read_value(ValueType t) {
     switch (t) {
         case ValueType::u8: return uint64_t{cur_.read<uint8_t>("u8 value")};
         case ValueType::i8: return int64_t{cur_.read<int8_t>("i8 value")};
@@ -200,10 +201,10 @@ MetadataValue GgufParser::read_value(ValueType t, const std::string& key) {
         case ValueType::i32: return int64_t{cur_.read<int32_t>("i32 value")};
         case ValueType::f32: return double{cur_.read<float>("f32 value")};
         case ValueType::boolean: return cur_.read<uint8_t>("bool value") != 0;
-        case ValueType::string: return read_string("value of '" + key + "'");
+        case ValueType::string: return read_string("string value");
         case ValueType::array: {
             Fnv1a64 hash;
-            return read_array(key, 1, hash, nullptr);
+            return read_array(1, hash, nullptr);
         }
         case ValueType::u64: return cur_.read<uint64_t>("u64 value");
         case ValueType::i64: return cur_.read<int64_t>("i64 value");
@@ -265,6 +266,9 @@ void GgufParser::read_tensor_info(std::unordered_set<std::string>& names) {
                                             " block size " + std::to_string(gt->block_size)});
     }
     t.expected_bytes = ggml_expected_bytes(type, t.n_elements);
+    if (gt && !t.expected_bytes)  // CVE-2024-21802's kind: a byte size that wraps
+        throw FormatError(type_at, "tensor '" + t.name + "': " + std::to_string(t.n_elements) + " " +
+                                       std::string(gt->name) + " elements take more than 2^64 bytes");
     t.offset = cur_.read<uint64_t>("tensor offset");
     if (!names.insert(t.name).second)
         throw FormatError(t.info_offset, "duplicate tensor name '" + t.name + "'");
@@ -291,8 +295,8 @@ void GgufParser::measure_tensors() {
                                                  std::to_string(prev_end));
         uint64_t need = t.expected_bytes.value_or(0);
         if (t.offset > data_bytes || need > data_bytes - t.offset)
-            throw FormatError(t.info_offset, "tensor '" + t.name + "': data [" + std::to_string(t.offset) + ", " +
-                                                 std::to_string(t.offset + need) + ") lies past the end of the data (" +
+            throw FormatError(t.info_offset, "tensor '" + t.name + "': " + std::to_string(need) + " bytes at offset " +
+                                                 std::to_string(t.offset) + " lie past the end of the data (" +
                                                  std::to_string(data_bytes) + " bytes after the data start " +
                                                  std::to_string(h_.data_start) + ")");
         prev_end = t.offset + need;
@@ -328,17 +332,20 @@ FileHeader GgufParser::parse() {
     }
     version_ = h_.version = v;
     uint64_t tc_at = cur_.pos();
-    progress_.tensor_count = read_count("tensor_count");
+    uint64_t tensor_count = read_count("tensor_count");
     uint64_t kc_at = cur_.pos();
-    progress_.kv_count = h_.declared_kv_count = read_count("kv_count");
-    if (progress_.tensor_count > limits_.max_tensors || progress_.tensor_count > cur_.remaining_in_file() / kMinTensorInfoBytes)
-        throw FormatError(tc_at, "tensor_count " + std::to_string(progress_.tensor_count) +
+    uint64_t kv_count = h_.declared_kv_count = read_count("kv_count");
+    if (tensor_count > limits_.max_tensors || tensor_count > cur_.remaining_in_file() / kMinTensorInfoBytes)
+        throw FormatError(tc_at, "tensor_count " + std::to_string(tensor_count) +
                                      " cannot fit in the file (" + std::to_string(h_.file_size) +
                                      " bytes) or exceeds the cap of " + std::to_string(limits_.max_tensors));
-    if (progress_.kv_count > limits_.max_metadata_entries || progress_.kv_count > cur_.remaining_in_file() / kMinKvBytes)
-        throw FormatError(kc_at, "kv_count " + std::to_string(progress_.kv_count) + " cannot fit in the file (" +
+    if (kv_count > limits_.max_metadata_entries || kv_count > cur_.remaining_in_file() / kMinKvBytes)
+        throw FormatError(kc_at, "kv_count " + std::to_string(kv_count) + " cannot fit in the file (" +
                                      std::to_string(h_.file_size) + " bytes) or exceeds the cap of " +
                                      std::to_string(limits_.max_metadata_entries));
+    // only checked counts feed the estimate
+    progress_.tensor_count = tensor_count;
+    progress_.kv_count = kv_count;
 
     h_.alignment = kGgufDefaultAlignment;
     std::unordered_map<std::string, size_t> seen;
@@ -348,7 +355,11 @@ FileHeader GgufParser::parse() {
         e.key = read_string("metadata key " + std::to_string(progress_.kv_done));
         if (e.key.empty()) throw FormatError(e.offset, "metadata key " + std::to_string(progress_.kv_done) + " is empty");
         e.type = read_type("type of '" + e.key + "'");
-        e.value = read_value(e.type, e.key);
+        try {
+            e.value = read_value(e.type);
+        } catch (const FormatError& err) {
+            throw FormatError(err.offset(), "key '" + e.key + "': " + err.what());
+        }
         if (auto it = seen.find(e.key); it != seen.end()) {
             const MetadataEntry& kept = h_.metadata[it->second];
             bool same = kept.type == e.type && kept.value == e.value;
@@ -363,6 +374,7 @@ FileHeader GgufParser::parse() {
     std::unordered_set<std::string> names;
     for (; progress_.tensors_done < progress_.tensor_count; ++progress_.tensors_done) read_tensor_info(names);
 
+    h_.parsed_bytes = cur_.pos();
     h_.data_start = align_up(cur_.pos(), h_.alignment);
     // vocab-only files may end before the aligned data start
     h_.header_bytes = std::min(h_.data_start, h_.file_size);
@@ -404,7 +416,9 @@ ParseResult parse_gguf(std::span<const uint8_t> prefix, uint64_t file_size, cons
         if (o.needed_end > limits.max_header_bytes)
             throw FormatError(p.pos(), "header needs more than the cap of " + std::to_string(limits.max_header_bytes) +
                                            " bytes");
-        return NeedMore{o.needed_end, std::min(file_size, estimate_total(p.progress(), p.pos(), o.needed_end))};
+        // a header past the cap is an error anyway: never ask the caller to read more
+        return NeedMore{o.needed_end, std::min({file_size, limits.max_header_bytes,
+                                                estimate_total(p.progress(), p.pos(), o.needed_end)})};
     }
 }
 

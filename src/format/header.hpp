@@ -77,11 +77,13 @@ struct FileHeader {
     uint64_t file_size = 0;
     uint64_t header_bytes = 0;     // everything before tensor data, clamped to the file
     uint64_t data_start = 0;       // aligned start of tensor data (may exceed file_size)
+    uint64_t parsed_bytes = 0;     // bytes the parser consumed: the header without alignment padding
     uint32_t alignment = 0;        // GGUF alignment used; 0 for safetensors
     uint64_t declared_kv_count = 0;
     std::vector<MetadataEntry> metadata;  // duplicates removed (first kept)
     std::vector<TensorInfo> tensors;      // in file order
     std::vector<Warning> warnings;
+    uint64_t header_hash = 0;      // FNV-1a 64 of the first parsed_bytes bytes; set by the reader
 };
 
 // A parser that ran out of bytes in a prefix of the file asks for more.

@@ -2,6 +2,7 @@
 // Where header bytes come from: a local file now, HTTP ranges later. The
 // parsers never see this; the crawler reads prefixes and hands them over.
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -36,6 +37,16 @@ private:
     uint64_t requests_ = 0;
 };
 
+// What a stat() says about a local file: enough to tell it changed.
+struct FileStat {
+    uint64_t size = 0;
+    int64_t mtime_ns = 0;
+    uint64_t inode = 0, device = 0;
+};
+
+// nullopt when the path does not name a readable regular file.
+std::optional<FileStat> stat_file(const std::string& path);
+
 class LocalFile final : public ByteSource {
 public:
     explicit LocalFile(std::string path);
@@ -44,15 +55,14 @@ public:
     LocalFile& operator=(const LocalFile&) = delete;
 
     const std::string& location() const override { return path_; }
-    uint64_t size() const override { return size_; }
-    int64_t mtime_ns() const { return mtime_ns_; }
+    uint64_t size() const override { return stat_.size; }
+    const FileStat& stat() const { return stat_; }
     void read(uint64_t offset, uint64_t n, std::vector<uint8_t>& out) override;
 
 private:
     std::string path_;
     int fd_ = -1;
-    uint64_t size_ = 0;
-    int64_t mtime_ns_ = 0;
+    FileStat stat_;
 };
 
 }  // namespace modelcat::io

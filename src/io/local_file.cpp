@@ -10,6 +10,19 @@
 
 namespace modelcat::io {
 
+namespace {
+FileStat to_file_stat(const struct stat& st) {
+    return {static_cast<uint64_t>(st.st_size), static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec,
+            static_cast<uint64_t>(st.st_ino), static_cast<uint64_t>(st.st_dev)};
+}
+}  // namespace
+
+std::optional<FileStat> stat_file(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+    return to_file_stat(st);
+}
+
 LocalFile::LocalFile(std::string path) : path_(std::move(path)) {
     fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) throw IoError(path_ + ": cannot open: " + std::strerror(errno));
@@ -23,8 +36,7 @@ LocalFile::LocalFile(std::string path) : path_(std::move(path)) {
         ::close(fd_);
         throw IoError(path_ + ": not a regular file");
     }
-    size_ = static_cast<uint64_t>(st.st_size);
-    mtime_ns_ = static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+    stat_ = to_file_stat(st);
 }
 
 LocalFile::~LocalFile() {
@@ -32,8 +44,8 @@ LocalFile::~LocalFile() {
 }
 
 void LocalFile::read(uint64_t offset, uint64_t n, std::vector<uint8_t>& out) {
-    if (offset >= size_) return;
-    n = std::min(n, size_ - offset);
+    if (offset >= stat_.size) return;
+    n = std::min(n, stat_.size - offset);
     size_t base = out.size();
     out.resize(base + n);
     uint64_t done = 0;

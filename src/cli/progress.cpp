@@ -1,0 +1,89 @@
+#include "cli/progress.hpp"
+
+#include <iostream>
+
+#include "format/text.hpp"
+
+namespace modelcat::cli {
+
+namespace {
+std::string human_bytes(double b) {
+    const char* units[] = {"B", "KB", "MB", "GB", "TB"};
+    int u = 0;
+    while (b >= 1000 && u < 4) {
+        b /= 1000;
+        ++u;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, u ? "%.1f %s" : "%.0f %s", b, units[u]);
+    return buf;
+}
+}  // namespace
+
+void CrawlDisplay::clear_line() {
+    if (line_shown_) std::fputs("\r\033[K", stderr);
+    line_shown_ = false;
+}
+
+void CrawlDisplay::model_done(const crawl::ModelOutcome& o) {
+    clear_line();
+    if (o.verdict == crawl::Verdict::failed) {
+        std::cerr << "error: " << o.location;
+        if (o.offset) std::cerr << ": offset " << *o.offset;
+        std::cerr << ": " << o.message << "\n";
+    } else if (!quiet_ && !interactive_) {
+        std::cerr << crawl::verdict_name(o.verdict) << ": " << o.location;
+        if (o.verdict != crawl::Verdict::unchanged)
+            std::cerr << " (" << (o.files > 1 ? std::to_string(o.files) + " files, " : "") << o.tensors << " tensors, "
+                      << o.bytes_read << " bytes read" << (o.warnings ? ", " + std::to_string(o.warnings) + " warnings" : "")
+                      << ")";
+        std::cerr << "\n";
+    }
+}
+
+void CrawlDisplay::progress(const crawl::CrawlProgress& p) {
+    if (!interactive_ || quiet_) return;
+    const auto& t = *p.totals;
+    double rate = p.seconds > 0 ? t.bytes_read / p.seconds : 0;
+    double eta = p.done ? p.seconds / p.done * (p.total - p.done) : 0;
+    std::fprintf(stderr, "\r\033[K[%llu/%llu models] %s read in %llu requests, %llu errors, %s/s, ETA %.0f s",
+                 (unsigned long long)p.done, (unsigned long long)p.total, human_bytes(t.bytes_read).c_str(),
+                 (unsigned long long)t.requests, (unsigned long long)t.files_failed, human_bytes(rate).c_str(), eta);
+    line_shown_ = true;
+}
+
+void CrawlDisplay::finish(const crawl::CrawlReport& r, bool json_summary) {
+    clear_line();
+    const auto& t = r.totals;
+    std::fprintf(stderr,
+                 "crawl %lld: %llu files catalogued (%llu new, %llu changed), %llu unchanged, %llu gone, %llu failed, "
+                 "%llu tensors, %llu bytes read in %llu reads, %.2f s\n",
+                 (long long)r.crawl_id, (unsigned long long)t.files_ok, (unsigned long long)t.files_new,
+                 (unsigned long long)t.files_changed, (unsigned long long)t.files_unchanged, (unsigned long long)t.files_gone,
+                 (unsigned long long)t.files_failed, (unsigned long long)t.tensors, (unsigned long long)t.bytes_read,
+                 (unsigned long long)t.requests, t.seconds);
+    if (!json_summary) return;
+    std::string j = "{\"crawl_id\": " + std::to_string(r.crawl_id);
+    auto field = [&](const char* k, uint64_t v) { j += std::string(", \"") + k + "\": " + std::to_string(v); };
+    field("files_catalogued", t.files_ok);
+    field("files_new", t.files_new);
+    field("files_changed", t.files_changed);
+    field("files_unchanged", t.files_unchanged);
+    field("files_gone", t.files_gone);
+    field("files_failed", t.files_failed);
+    field("tensors", t.tensors);
+    field("bytes_read", t.bytes_read);
+    field("requests", t.requests);
+    j += ", \"seconds\": " + format::json_number(t.seconds) + ", \"failures\": [";
+    for (size_t i = 0; i < r.failures.size(); ++i) {
+        const auto& f = r.failures[i];
+        j += i ? ", {\"location\": " : "{\"location\": ";
+        format::append_json_string(j, f.location);
+        j += ", \"offset\": " + (f.offset ? std::to_string(*f.offset) : std::string("null")) + ", \"message\": ";
+        format::append_json_string(j, f.message);
+        j += "}";
+    }
+    std::cout << j << "]}\n";
+}
+
+}  // namespace modelcat::cli
