@@ -167,7 +167,7 @@ void Catalog::finish_crawl(int64_t crawl_id, const CrawlTotals& t) {
 }
 
 std::optional<StoredFile> Catalog::stored_file(const std::string& location) {
-    SQLite::Statement st(db_, "SELECT model_id, size, mtime_ns, inode, device, status FROM files WHERE location = ?");
+    SQLite::Statement st(db_, "SELECT model_id, size, mtime_ns, inode, device, status, etag, sha256 FROM files WHERE location = ?");
     st.bind(1, location);
     if (!st.executeStep()) return std::nullopt;
     StoredFile f;
@@ -177,6 +177,8 @@ std::optional<StoredFile> Catalog::stored_file(const std::string& location) {
     if (!st.getColumn(3).isNull()) f.identity.inode = static_cast<uint64_t>(st.getColumn(3).getInt64());
     if (!st.getColumn(4).isNull()) f.identity.device = static_cast<uint64_t>(st.getColumn(4).getInt64());
     f.status = st.getColumn(5).getString();
+    if (!st.getColumn(6).isNull()) f.etag = st.getColumn(6).getString();
+    if (!st.getColumn(7).isNull()) f.sha256 = st.getColumn(7).getString();
     return f;
 }
 
@@ -318,8 +320,9 @@ int64_t Catalog::store_model(int64_t crawl_id, const ModelRecord& model) {
     SQLite::Statement file_ins(db_,
                                "INSERT INTO files (model_id, location, role, shard, format, version, endianness, size,"
                                " header_bytes, data_start, alignment, kv_count, tensor_count, bytes_read, requests,"
-                               " read_ms, mtime_ns, inode, device, header_hash, status, crawl_id, checked_crawl_id)"
-                               " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'ok',?,?)");
+                               " read_ms, mtime_ns, inode, device, header_hash, status, crawl_id, checked_crawl_id,"
+                               " etag, last_modified, sha256, final_url, http_status, revision)"
+                               " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'ok',?,?,?,?,?,?,?,?)");
     SQLite::Statement meta_ins(db_,
                                "INSERT OR IGNORE INTO metadata (model_id, file_id, key, value_type, value, array_type,"
                                " array_length, array_bytes, array_hash, offset) VALUES (?,?,?,?,?,?,?,?,?,?)");
@@ -358,6 +361,18 @@ int64_t Catalog::store_model(int64_t crawl_id, const ModelRecord& model) {
         else file_ins.bind(20);
         file_ins.bind(21, crawl_id);
         file_ins.bind(22, crawl_id);
+        if (f.remote) {
+            file_ins.bind(23, f.remote->etag);
+            file_ins.bind(24, f.remote->last_modified);
+            if (f.remote->sha256) file_ins.bind(25, *f.remote->sha256);
+            else file_ins.bind(25);
+            file_ins.bind(26, f.remote->final_url);
+            file_ins.bind(27, static_cast<int64_t>(f.remote->http_status));
+            if (f.remote->revision) file_ins.bind(28, *f.remote->revision);
+            else file_ins.bind(28);
+        } else {
+            for (int i = 23; i <= 28; ++i) file_ins.bind(i);
+        }
         file_ins.exec();
         file_ins.reset();
         const int64_t file_id = db_.getLastInsertRowid();

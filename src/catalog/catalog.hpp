@@ -23,11 +23,19 @@ struct FileIdentity {
     bool operator==(const FileIdentity&) const = default;
 };
 
+// What identifies a remote file: response headers and, from the Hub, its sha256.
+struct RemoteIdentity {
+    std::string etag, last_modified, final_url;
+    std::optional<std::string> sha256, revision;
+    long http_status = 0;
+};
+
 // A file as the catalogue last recorded it.
 struct StoredFile {
     int64_t model_id = 0;
     FileIdentity identity;
     std::string status;  // ok | stale | gone
+    std::optional<std::string> etag, sha256;
 };
 
 // One physical file as read by the crawler.
@@ -39,6 +47,7 @@ struct FileRecord {
     uint64_t requests = 0;
     double read_ms = 0;
     FileIdentity identity;
+    std::optional<RemoteIdentity> remote;
     std::optional<std::string> header_hash;  // FNV-1a 64 (hex) of the header bytes
 };
 

@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <cstdlib>
@@ -37,7 +38,24 @@ std::string default_db() {
 struct CrawlFlags {
     std::vector<std::string> lists;
     bool quiet = false, force = false, dry_run = false, json_summary = false;
+    unsigned jobs = 16, per_host = 6;
+    double max_requests_per_minute = 0;
+    std::string hf_endpoint, token_file;
 };
+
+// The Hub token: --token-file, else HF_TOKEN. Never printed, never stored.
+std::optional<std::string> read_token(const std::string& token_file) {
+    std::string t;
+    if (!token_file.empty()) {
+        std::ifstream in(token_file);
+        if (!in) throw std::runtime_error("cannot read --token-file " + token_file);
+        std::getline(in, t);
+    } else if (const char* env = std::getenv("HF_TOKEN")) {
+        t = env;
+    }
+    while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.pop_back();
+    return t.empty() ? std::nullopt : std::optional(t);
+}
 
 int run_crawl_command(const std::string& db_path, std::vector<std::string> inputs, const CrawlFlags& flags) {
     for (const auto& l : flags.lists) {
@@ -71,6 +89,14 @@ int run_crawl_command(const std::string& db_path, std::vector<std::string> input
     cli::CrawlDisplay display(flags.quiet, ::isatty(STDERR_FILENO) != 0);
     crawl::CrawlOptions options;
     options.force = flags.force;
+    options.remote.http.max_in_flight = flags.jobs;
+    options.remote.http.per_host = flags.per_host;
+    options.remote.http.max_requests_per_minute = flags.max_requests_per_minute;
+    options.remote.http.token = read_token(flags.token_file);
+    const char* env_endpoint = std::getenv("HF_ENDPOINT");
+    if (!flags.hf_endpoint.empty()) options.remote.hf_endpoint = flags.hf_endpoint;
+    else if (env_endpoint && *env_endpoint) options.remote.hf_endpoint = env_endpoint;
+    while (options.remote.hf_endpoint.ends_with("/")) options.remote.hf_endpoint.pop_back();
     options.on_model = [&](const crawl::ModelOutcome& o) { display.model_done(o); };
     options.on_progress = [&](const crawl::CrawlProgress& p) { display.progress(p); };
     crawl::CrawlReport rep = crawl::run_crawl(cat, inputs, options);
@@ -151,7 +177,13 @@ int main(int argc, char** argv) {
     crawl_cmd->add_flag("--force", crawl_flags.force, "re-read files whose size, mtime and inode are unchanged");
     crawl_cmd->add_flag("--dry-run", crawl_flags.dry_run, "list what would be read (new, changed, unchanged) and stop");
     crawl_cmd->add_flag("--json-summary", crawl_flags.json_summary, "print one JSON object with the totals at the end");
-    crawl_cmd->add_option("inputs", inputs, "files and directories (walked for *.gguf, *.safetensors)");
+    crawl_cmd->add_option("-j,--jobs", crawl_flags.jobs, "remote transfers in flight (default 16)")->check(CLI::Range(1, 1024));
+    crawl_cmd->add_option("--per-host", crawl_flags.per_host, "remote transfers in flight per host (default 6)")->check(CLI::Range(1, 256));
+    crawl_cmd->add_option("--max-requests-per-minute", crawl_flags.max_requests_per_minute,
+                          "space requests out (the Hub allows 3,000 per 5 minutes anonymously)");
+    crawl_cmd->add_option("--hf-endpoint", crawl_flags.hf_endpoint, "Hub endpoint for hf:// inputs (default $HF_ENDPOINT or https://huggingface.co)");
+    crawl_cmd->add_option("--token-file", crawl_flags.token_file, "file holding the Hub token (default $HF_TOKEN); sent to the Hub endpoint only");
+    crawl_cmd->add_option("inputs", inputs, "files, directories, http(s):// URLs, hf://owner/repo[@rev][/glob]");
 
     auto* query_cmd = app.add_subcommand("query", "run a report from queries/ (or a .sql file) against the catalogue");
     std::string query_name, out_format = "table";

@@ -1,10 +1,12 @@
 #include "crawl/crawler.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <set>
 
 #include "crawl/inputs.hpp"
+#include "crawl/model_assembly.hpp"
 #include "crawl/plan.hpp"
 #include "format/text.hpp"
 #include "io/byte_source.hpp"
@@ -18,14 +20,6 @@ using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
-
-// An error that belongs to one file of a model: carries that file's location.
-struct ModelError : std::runtime_error {
-    ModelError(std::string loc, std::optional<uint64_t> off, const std::string& msg)
-        : std::runtime_error(msg), location(std::move(loc)), offset(off) {}
-    std::string location;
-    std::optional<uint64_t> offset;
-};
 
 catalog::FileIdentity identity_of(const io::FileStat& st) { return {st.size, st.mtime_ns, st.inode, st.device}; }
 
@@ -73,13 +67,6 @@ catalog::FileRecord read_json_file(const std::string& location, catalog::FileRol
     }
 }
 
-std::vector<std::string> all_files(const ModelPlan& plan) {
-    std::vector<std::string> files = plan.data_files;
-    if (plan.index) files.push_back(*plan.index);
-    if (plan.config) files.push_back(*plan.config);
-    return files;
-}
-
 // Unchanged: every file catalogued ok under one model, with the same identity,
 // and that model made of exactly these files. Costs one stat per file.
 bool unchanged(catalog::Catalog& catalog, const ModelPlan& plan) {
@@ -95,65 +82,6 @@ bool unchanged(catalog::Catalog& catalog, const ModelPlan& plan) {
     return model_id && catalog.model_files(*model_id) == files;
 }
 
-std::optional<int64_t> int_key(const format::FileHeader& h, std::string_view key) {
-    for (const auto& e : h.metadata)
-        if (e.key == key) {
-            if (auto* u = std::get_if<uint64_t>(&e.value)) return static_cast<int64_t>(*u);
-            if (auto* i = std::get_if<int64_t>(&e.value)) return *i;
-        }
-    return std::nullopt;
-}
-
-// gguf-split writes split.no (0-based), split.count and split.tensors.count
-// (the total over all shards); every shard must agree with its name.
-void check_split_set(const std::vector<catalog::FileRecord>& shards) {
-    const int64_t count = static_cast<int64_t>(shards.size());
-    uint64_t tensors = 0;
-    for (const auto& s : shards) tensors += s.header.tensors.size();
-    for (int64_t i = 0; i < count; ++i) {
-        const auto& s = shards[static_cast<size_t>(i)];
-        auto no = int_key(s.header, "split.no");
-        auto n = int_key(s.header, "split.count");
-        if (no && *no != i)
-            throw ModelError(s.location, std::nullopt, "split.no is " + std::to_string(*no) + " but the file name says shard " +
-                                                           std::to_string(i + 1) + " of " + std::to_string(count));
-        if (n && *n != count)
-            throw ModelError(s.location, std::nullopt, "split.count is " + std::to_string(*n) + " but the set has " +
-                                                           std::to_string(count) + " shards");
-        if (i == 0 && !n) throw ModelError(s.location, std::nullopt, "first shard of a split set has no split.count");
-        if (auto total = int_key(s.header, "split.tensors.count"); total && static_cast<uint64_t>(*total) != tensors)
-            throw ModelError(s.location, std::nullopt, "split.tensors.count is " + std::to_string(*total) + " but the " +
-                                                           std::to_string(count) + " shards hold " + std::to_string(tensors) + " tensors");
-    }
-}
-
-// The index's weight_map must name exactly the shards' tensors, and its
-// total_size the bytes of their data.
-void check_checkpoint(const format::CheckpointIndex& idx, const std::string& index_location,
-                      const std::vector<catalog::FileRecord>& shards) {
-    uint64_t data = 0;
-    std::set<std::string> seen;
-    for (const auto& s : shards) {
-        std::string shard_name = std::filesystem::path(s.location).filename().string();
-        for (const auto& t : s.header.tensors) {
-            data += t.bytes;
-            seen.insert(t.name);
-            auto it = idx.weight_map.find(t.name);
-            if (it == idx.weight_map.end())
-                throw ModelError(s.location, t.info_offset, "tensor '" + t.name + "' is not in the index's weight_map");
-            if (std::filesystem::path(it->second).filename() != shard_name)
-                throw ModelError(s.location, t.info_offset, "tensor '" + t.name + "' is in " + shard_name +
-                                                                " but the index says " + it->second);
-        }
-    }
-    for (const auto& [name, shard] : idx.weight_map)
-        if (!seen.count(name))
-            throw ModelError(index_location, std::nullopt, "index maps tensor '" + name + "' to " + shard + ", which does not hold it");
-    if (idx.total_size && *idx.total_size != data)
-        throw ModelError(index_location, std::nullopt, "metadata.total_size is " + std::to_string(*idx.total_size) +
-                                                           " but the shards hold " + std::to_string(data) + " bytes of tensor data");
-}
-
 ModelOutcome crawl_model(catalog::Catalog& catalog, int64_t crawl_id, const ModelPlan& plan, const CrawlOptions& options) {
     ModelOutcome out;
     out.location = plan.data_files.empty() ? plan.index.value_or("") : plan.data_files.front();
@@ -165,7 +93,6 @@ ModelOutcome crawl_model(catalog::Catalog& catalog, int64_t crawl_id, const Mode
         return out;
     }
     const bool known = catalog.stored_file(out.location).has_value();
-    catalog::ModelRecord model{plan.name, {}};
     auto account = [&](const catalog::FileRecord& f) {
         out.bytes_read += f.bytes_read;
         out.requests += f.requests;
@@ -174,22 +101,21 @@ ModelOutcome crawl_model(catalog::Catalog& catalog, int64_t crawl_id, const Mode
         ++out.files;
     };
     try {
+        std::vector<catalog::FileRecord> files;
         for (const auto& f : plan.data_files) {
-            model.files.push_back(read_data_file(f, options.read));
-            account(model.files.back());
+            files.push_back(read_data_file(f, options.read));
+            account(files.back());
         }
-        if (plan.kind == ModelPlan::Kind::split_gguf) check_split_set(model.files);
-        if (plan.parsed_index) check_checkpoint(*plan.parsed_index, *plan.index, model.files);
         if (plan.index) {
-            model.files.push_back(read_json_file(*plan.index, catalog::FileRole::index, false));
-            model.files.back().header.metadata = plan.parsed_index->metadata;
-            account(model.files.back());
+            files.push_back(read_json_file(*plan.index, catalog::FileRole::index, false));
+            files.back().header.metadata = plan.parsed_index->metadata;
+            account(files.back());
         }
         if (plan.config) {
-            model.files.push_back(read_json_file(*plan.config, catalog::FileRole::config, true));
-            account(model.files.back());
+            files.push_back(read_json_file(*plan.config, catalog::FileRole::config, true));
+            account(files.back());
         }
-        catalog.store_model(crawl_id, model);
+        catalog_model(catalog, crawl_id, plan, std::move(files));
         out.verdict = known ? Verdict::changed : Verdict::added;
     } catch (const ModelError& e) {
         out.location = e.location;
@@ -240,13 +166,16 @@ CrawlReport run_crawl(catalog::Catalog& catalog, const std::vector<std::string>&
     auto t0 = Clock::now();
     CrawlReport report;
     report.crawl_id = catalog.begin_crawl(inputs);
-    ExpandedInputs expanded = expand_inputs(inputs);
-    CrawlPlan plan = plan_crawl(expanded);
-    CrawlProgress progress{0, plan.problems.size() + plan.models.size(), &report.totals, 0};
+    std::vector<std::string> local_inputs, remote_inputs;
+    for (const auto& in : inputs) (is_remote_input(in) ? remote_inputs : local_inputs).push_back(in);
+    ExpandedInputs expanded = expand_inputs(local_inputs);
+    CrawlPlan plan = plan_crawl(expanded.files, expanded.problems, LocalLocator{});
+    CrawlProgress progress{0, plan.problems.size() + plan.models.size() + remote_inputs.size(), &report.totals, 0};
     auto account = [&](ModelOutcome o) {
         add_to_totals(report.totals, o);
         if (options.on_model) options.on_model(o);
         ++progress.done;
+        progress.total = std::max(progress.total, progress.done);
         progress.seconds = ms_since(t0) / 1000.0;
         if (options.on_progress) options.on_progress(progress);
         if (o.verdict == Verdict::failed) report.failures.push_back(std::move(o));
@@ -263,23 +192,35 @@ CrawlReport run_crawl(catalog::Catalog& catalog, const std::vector<std::string>&
         catalog.record_error(report.crawl_id, p.input, std::nullopt, p.message);
         account(ModelOutcome{p.input, Verdict::failed, std::nullopt, p.message});
     }
-    std::vector<std::string> seen;
+    std::vector<std::string> seen, scopes;
     for (const auto& m : plan.models) {
         for (const auto& f : all_files(m)) seen.push_back(f);
         account(crawl_model(catalog, report.crawl_id, m, options));
     }
-    std::vector<std::string> dirs;
-    for (const auto& in : inputs)
-        if (is_directory(in)) dirs.push_back(std::filesystem::absolute(in).lexically_normal().string());
-    report.totals.files_gone += catalog.mark_gone(report.crawl_id, missing, dirs, seen);
+    for (const auto& in : local_inputs)
+        if (is_directory(in)) scopes.push_back(std::filesystem::absolute(in).lexically_normal().string());
+    if (!remote_inputs.empty()) {
+        progress.total -= remote_inputs.size();  // each remote input becomes its models as they are planned
+        RemoteResult r = crawl_remote(catalog, report.crawl_id, remote_inputs, options.remote, options.read.limits,
+                                      options.force, account);
+        seen.insert(seen.end(), r.seen.begin(), r.seen.end());
+        scopes.insert(scopes.end(), r.gone_scopes.begin(), r.gone_scopes.end());
+    }
+    report.totals.files_gone += catalog.mark_gone(report.crawl_id, missing, scopes, seen);
     report.totals.seconds = ms_since(t0) / 1000.0;
     catalog.finish_crawl(report.crawl_id, report.totals);
     return report;
 }
 
 std::vector<PlannedModel> dry_run(catalog::Catalog& catalog, const std::vector<std::string>& inputs, bool force) {
-    CrawlPlan plan = plan_crawl(expand_inputs(inputs));
+    std::vector<std::string> local;
     std::vector<PlannedModel> out;
+    for (const auto& in : inputs) {
+        if (is_remote_input(in)) out.push_back({in, {in}, Verdict::changed, "remote: checked when crawled"});
+        else local.push_back(in);
+    }
+    ExpandedInputs expanded = expand_inputs(local);
+    CrawlPlan plan = plan_crawl(expanded.files, expanded.problems, LocalLocator{});
     for (const auto& p : plan.problems) out.push_back({p.input, {p.input}, Verdict::failed, p.message});
     for (const auto& m : plan.models) {
         Verdict v = !force && unchanged(catalog, m) ? Verdict::unchanged

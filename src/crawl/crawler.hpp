@@ -11,6 +11,7 @@
 
 #include "catalog/catalog.hpp"
 #include "crawl/header_reader.hpp"
+#include "crawl/remote.hpp"
 
 namespace modelcat::crawl {
 
@@ -33,6 +34,7 @@ struct CrawlProgress {
 
 struct CrawlOptions {
     HeaderReadOptions read;
+    RemoteOptions remote;
     bool force = false;  // re-read unchanged files too
     std::function<void(const ModelOutcome&)> on_model;         // after each model or failed input
     std::function<void(const CrawlProgress&)> on_progress;     // after each model

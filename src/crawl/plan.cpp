@@ -1,5 +1,6 @@
 #include "crawl/plan.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -17,29 +18,18 @@ constexpr uint64_t kMaxJsonBytes = 64ull << 20;  // index.json and config.json a
 
 bool ends_with(const std::string& s, std::string_view suffix) { return s.ends_with(suffix); }
 
-std::string read_small_file(const std::string& location) {
-    io::LocalFile f(location);
-    if (f.size() > kMaxJsonBytes)
-        throw io::IoError(location + ": " + std::to_string(f.size()) + " bytes is more than the cap of " +
-                          std::to_string(kMaxJsonBytes) + " for a JSON file");
-    std::vector<uint8_t> bytes;
-    f.read(0, f.size(), bytes);
-    return std::string(bytes.begin(), bytes.end());
-}
+std::string parent(const std::string& location) { return location.substr(0, location.rfind('/')); }
+std::string base_name(const std::string& location) { return location.substr(location.rfind('/') + 1); }
 
-std::string parent(const std::string& location) { return fs::path(location).parent_path().string(); }
-std::string sibling(const std::string& location, const std::string& name) { return (fs::path(location).parent_path() / name).string(); }
-
-ModelPlan checkpoint_plan(const std::string& index_location) {
+ModelPlan checkpoint_plan(const std::string& index_location, const Locator& locator) {
     ModelPlan m;
     m.kind = ModelPlan::Kind::checkpoint;
-    m.name = fs::path(index_location).parent_path().filename().string();
+    m.name = hub_repo_or(index_location, base_name(parent(index_location)));
     m.index = index_location;
-    std::string text = read_small_file(index_location);
+    std::string text = locator.read_text(index_location);
     m.parsed_index = format::parse_checkpoint_index({reinterpret_cast<const uint8_t*>(text.data()), text.size()});
     for (const auto& shard : m.parsed_index->shards) m.data_files.push_back(sibling(index_location, shard));
-    std::string config = sibling(index_location, "config.json");
-    if (fs::exists(config)) m.config = config;
+    if (std::string config = sibling(index_location, "config.json"); locator.exists(config)) m.config = config;
     return m;
 }
 
@@ -68,9 +58,37 @@ std::string split_shard_name(const std::string& prefix, unsigned number, unsigne
     return prefix + buf;
 }
 
-CrawlPlan plan_crawl(const ExpandedInputs& inputs) {
+bool LocalLocator::exists(const std::string& location) const {
+    std::error_code ec;
+    return fs::exists(location, ec);
+}
+
+std::string LocalLocator::read_text(const std::string& location) const {
+    io::LocalFile f(location);
+    if (f.size() > kMaxJsonBytes)
+        throw io::IoError(location + ": " + std::to_string(f.size()) + " bytes is more than the cap of " +
+                          std::to_string(kMaxJsonBytes) + " for a JSON file");
+    std::vector<uint8_t> bytes;
+    f.read(0, f.size(), bytes);
+    return std::string(bytes.begin(), bytes.end());
+}
+
+std::string sibling(const std::string& location, const std::string& name) { return parent(location) + "/" + name; }
+
+std::string hub_repo_or(const std::string& location, const std::string& fallback) {
+    // https://host/owner/repo/resolve/<rev>/file
+    size_t r = location.find("/resolve/");
+    size_t scheme = location.find("://");
+    if (r == std::string::npos || scheme == std::string::npos) return fallback;
+    size_t host_end = location.find('/', scheme + 3);
+    if (host_end == std::string::npos || host_end >= r) return fallback;
+    std::string repo = location.substr(host_end + 1, r - host_end - 1);
+    return std::count(repo.begin(), repo.end(), '/') == 1 ? repo : fallback;
+}
+
+CrawlPlan plan_crawl(const std::vector<std::string>& files, std::vector<InputProblem> problems, const Locator& locator) {
     CrawlPlan plan;
-    plan.problems = inputs.problems;
+    plan.problems = std::move(problems);
     std::set<std::string> claimed;
     auto add = [&](ModelPlan m) {
         for (const auto& f : m.data_files) claimed.insert(f);
@@ -79,38 +97,38 @@ CrawlPlan plan_crawl(const ExpandedInputs& inputs) {
 
     // Checkpoints first: an index claims its shards; a shard given alone brings in its index.
     std::set<std::string> indexes;
-    for (const auto& f : inputs.files) {
+    for (const auto& f : files) {
         if (ends_with(f, ".safetensors.index.json")) indexes.insert(f);
-        else if (ends_with(f, ".safetensors") && fs::exists(sibling(f, "model.safetensors.index.json")))
+        else if (ends_with(f, ".safetensors") && locator.exists(sibling(f, "model.safetensors.index.json")))
             indexes.insert(sibling(f, "model.safetensors.index.json"));
     }
     for (const auto& idx : indexes) {
         try {
-            add(checkpoint_plan(idx));
+            add(checkpoint_plan(idx, locator));
         } catch (const std::exception& e) {
             plan.problems.push_back({idx, e.what()});
         }
     }
     std::set<std::string> splits_seen;
-    for (const auto& f : inputs.files) {
+    for (const auto& f : files) {
         if (claimed.count(f) || ends_with(f, ".safetensors.index.json")) continue;
         if (auto split = parse_split_name(f)) {
             std::string key = split->prefix + "/" + std::to_string(split->count);
             if (!splits_seen.insert(key).second) continue;
             ModelPlan m;
             m.kind = ModelPlan::Kind::split_gguf;
-            m.name = fs::path(split->prefix).filename().string();
+            m.name = hub_repo_or(f, base_name(split->prefix));
             for (unsigned i = 1; i <= split->count; ++i) m.data_files.push_back(split_shard_name(split->prefix, i, split->count));
             add(std::move(m));
             continue;
         }
         ModelPlan m;
-        m.name = model_name_for(f);
+        m.name = hub_repo_or(f, model_name_for(f));
         m.data_files = {f};
         // a lone model.safetensors with config.json beside it is a checkpoint too
-        if (fs::path(f).filename() == "model.safetensors") {
-            m.name = fs::path(parent(f)).filename().string();
-            if (std::string config = sibling(f, "config.json"); fs::exists(config)) {
+        if (base_name(f) == "model.safetensors") {
+            m.name = hub_repo_or(f, base_name(parent(f)));
+            if (std::string config = sibling(f, "config.json"); locator.exists(config)) {
                 m.kind = ModelPlan::Kind::checkpoint;
                 m.config = config;
             }

@@ -7,15 +7,19 @@
 namespace modelcat::format {
 
 namespace {
-// Length of the valid UTF-8 sequence at s[i], or 0 if it is not valid.
+// Length of the valid UTF-8 sequence at s[i], or 0 if it is not valid
+// (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF).
 size_t utf8_sequence_length(std::string_view s, size_t i) {
     auto c = static_cast<unsigned char>(s[i]);
-    size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+    size_t n = c < 0x80 ? 1 : c < 0xc2 ? 0 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : c < 0xf5 ? 4 : 0;
     if (n == 0 || i + n > s.size()) return 0;
     for (size_t k = 1; k < n; ++k)
         if ((static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) return 0;
-    if (n == 2 && c < 0xc2) return 0;  // overlong
-    return n;
+    if (n < 3) return n;
+    auto c1 = static_cast<unsigned char>(s[i + 1]);
+    bool bad_second = (c == 0xe0 && c1 < 0xa0) || (c == 0xed && c1 > 0x9f) || (c == 0xf0 && c1 < 0x90) ||
+                      (c == 0xf4 && c1 > 0x8f);
+    return bad_second ? 0 : n;
 }
 }  // namespace
 

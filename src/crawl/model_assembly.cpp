@@ -1,0 +1,85 @@
+#include "crawl/model_assembly.hpp"
+
+#include <filesystem>
+#include <set>
+
+namespace modelcat::crawl {
+
+namespace {
+
+std::optional<int64_t> int_key(const format::FileHeader& h, std::string_view key) {
+    for (const auto& e : h.metadata)
+        if (e.key == key) {
+            if (auto* u = std::get_if<uint64_t>(&e.value)) return static_cast<int64_t>(*u);
+            if (auto* i = std::get_if<int64_t>(&e.value)) return *i;
+        }
+    return std::nullopt;
+}
+
+// gguf-split writes split.no (0-based), split.count and split.tensors.count
+// (the total over all shards); every shard must agree with its name.
+void check_split_set(const std::vector<catalog::FileRecord>& shards) {
+    const int64_t count = static_cast<int64_t>(shards.size());
+    uint64_t tensors = 0;
+    for (const auto& s : shards) tensors += s.header.tensors.size();
+    for (int64_t i = 0; i < count; ++i) {
+        const auto& s = shards[static_cast<size_t>(i)];
+        auto no = int_key(s.header, "split.no");
+        auto n = int_key(s.header, "split.count");
+        if (no && *no != i)
+            throw ModelError(s.location, std::nullopt, "split.no is " + std::to_string(*no) + " but the file name says shard " +
+                                                           std::to_string(i + 1) + " of " + std::to_string(count));
+        if (n && *n != count)
+            throw ModelError(s.location, std::nullopt, "split.count is " + std::to_string(*n) + " but the set has " +
+                                                           std::to_string(count) + " shards");
+        if (i == 0 && !n) throw ModelError(s.location, std::nullopt, "first shard of a split set has no split.count");
+        if (auto total = int_key(s.header, "split.tensors.count"); total && static_cast<uint64_t>(*total) != tensors)
+            throw ModelError(s.location, std::nullopt, "split.tensors.count is " + std::to_string(*total) + " but the " +
+                                                           std::to_string(count) + " shards hold " + std::to_string(tensors) + " tensors");
+    }
+}
+
+// The index's weight_map must name exactly the shards' tensors, and its
+// total_size the bytes of their data.
+void check_checkpoint(const format::CheckpointIndex& idx, const std::string& index_location,
+                      const std::vector<catalog::FileRecord>& shards) {
+    uint64_t data = 0;
+    std::set<std::string> seen;
+    for (const auto& s : shards) {
+        std::string shard_name = std::filesystem::path(s.location).filename().string();
+        for (const auto& t : s.header.tensors) {
+            data += t.bytes;
+            seen.insert(t.name);
+            auto it = idx.weight_map.find(t.name);
+            if (it == idx.weight_map.end())
+                throw ModelError(s.location, t.info_offset, "tensor '" + t.name + "' is not in the index's weight_map");
+            if (std::filesystem::path(it->second).filename() != shard_name)
+                throw ModelError(s.location, t.info_offset, "tensor '" + t.name + "' is in " + shard_name +
+                                                                " but the index says " + it->second);
+        }
+    }
+    for (const auto& [name, shard] : idx.weight_map)
+        if (!seen.count(name))
+            throw ModelError(index_location, std::nullopt, "index maps tensor '" + name + "' to " + shard + ", which does not hold it");
+    if (idx.total_size && *idx.total_size != data)
+        throw ModelError(index_location, std::nullopt, "metadata.total_size is " + std::to_string(*idx.total_size) +
+                                                           " but the shards hold " + std::to_string(data) + " bytes of tensor data");
+}
+
+}  // namespace
+
+std::vector<std::string> all_files(const ModelPlan& plan) {
+    std::vector<std::string> files = plan.data_files;
+    if (plan.index) files.push_back(*plan.index);
+    if (plan.config) files.push_back(*plan.config);
+    return files;
+}
+
+void catalog_model(catalog::Catalog& catalog, int64_t crawl_id, const ModelPlan& plan, std::vector<catalog::FileRecord> files) {
+    std::vector<catalog::FileRecord> data(files.begin(), files.begin() + static_cast<std::ptrdiff_t>(plan.data_files.size()));
+    if (plan.kind == ModelPlan::Kind::split_gguf) check_split_set(data);
+    if (plan.parsed_index) check_checkpoint(*plan.parsed_index, *plan.index, data);
+    catalog.store_model(crawl_id, {plan.name, std::move(files)});
+}
+
+}  // namespace modelcat::crawl

@@ -1,0 +1,22 @@
+#pragma once
+// The Hugging Face Hub's tree listing (GET /api/models/{repo}/tree/{rev}?recursive=true):
+// a JSON array of {"type", "path", "size", "oid", "lfs": {"oid", "size"}}.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace modelcat::format {
+
+struct HubFile {
+    std::string path;
+    uint64_t size = 0;
+    std::optional<std::string> sha256;  // lfs.oid: the content's sha256 (LFS files only)
+};
+
+// Files only (directories skipped); throws FormatError on malformed JSON or
+// entries, and refuses paths that are absolute or contain "..".
+std::vector<HubFile> parse_hub_listing(std::span<const uint8_t> json);
+
+}  // namespace modelcat::format

@@ -1,0 +1,87 @@
+#pragma once
+// Range requests over HTTP(S): libcurl's multi interface, one thread, one
+// event loop, many transfers. Retries, backoff and rate limits are timers in
+// that loop, so a waiting transfer never blocks the others. Headers only: a
+// server that ignores Range costs a bounded number of bytes and an error.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace modelcat::io {
+
+namespace detail {
+struct HttpState;
+}
+
+struct HttpRequest {
+    std::string url;
+    // Asks for bytes [offset, offset + length) with "Range: bytes=offset-(offset+length-1)".
+    // length 0 is a plain GET of a small resource (an API listing), capped by max_plain_body.
+    uint64_t offset = 0;
+    uint64_t length = 0;
+    std::optional<std::string> if_none_match = std::nullopt;  // an ETag: a 304 then answers "unchanged"
+    bool with_token = true;  // send HttpOptions::token (the crawler sends it to the Hub's endpoint only)
+};
+
+struct HttpResponse {
+    std::string url;            // as requested
+    long status = 0;            // final status after redirects (206, 200, 304, ...); 0: no response
+    std::vector<uint8_t> body;  // 206: the range; 200: the whole (small) resource; else empty
+    std::optional<uint64_t> total_size;  // the file's size, from Content-Range (or a complete 200)
+    std::string final_url;               // after redirects
+    std::string etag, last_modified;     // of the final response
+    std::string first_etag;              // of the first hop (the Hub's resolve/ answer)
+    // The Hub's X-Linked-Etag, X-Linked-Size, X-Repo-Commit, from the first hop.
+    std::optional<std::string> linked_etag, linked_size, repo_commit;
+    std::optional<std::string> link_next;  // Link: <URL>; rel="next" (paged API listings)
+    std::optional<std::string> error;      // what went wrong, ending with ": URL"
+    uint32_t attempts = 0;                 // including retries
+    uint32_t requests = 0;                 // requests sent, including retries and redirect hops
+    uint64_t bytes_received = 0;           // body bytes over all attempts
+    bool ok() const { return !error; }
+};
+
+struct HttpOptions {
+    unsigned max_in_flight = 16;  // transfers in flight in all
+    // Transfers in flight per host (scheme, host, port of the requested URL): HTTP/1.1 opens a
+    // connection for each, HTTP/2 multiplexes them on one. Queued transfers wait here, not
+    // inside libcurl, whose timeout would count the wait.
+    unsigned per_host = 6;
+    double max_requests_per_minute = 0;  // 0 = no limit; spaces attempts 60/N s apart (the Hub: 600)
+    unsigned max_redirects = 5;
+    unsigned max_retries = 4;     // after the first attempt, for 429, 5xx and transport failures
+    double timeout_s = 60;        // per attempt, redirect hops included
+    double backoff_s = 0.5;       // first retry delay; doubles per retry, jittered to 50-100%, at most 30 s
+    double max_retry_wait_s = 300;  // a Retry-After or RateLimit asking longer fails the request
+    // Sent as "Authorization: Bearer" to the requested URL's host only: libcurl (>= 7.83) drops
+    // it on a redirect to another host, port or scheme. Never logged, never in error text.
+    std::optional<std::string> token;
+    uint64_t ignored_range_cap = 1 << 20;  // a 200 to a ranged request: most body bytes read
+    uint64_t max_plain_body = 16 << 20;    // a plain GET's body
+    std::string ca_file;                   // replaces the system CA bundle (self-signed test servers)
+    std::string user_agent = "modelcat/0.1";
+};
+
+class HttpFetcher {
+public:
+    explicit HttpFetcher(HttpOptions options = {});
+    ~HttpFetcher();
+    HttpFetcher(const HttpFetcher&) = delete;
+    HttpFetcher& operator=(const HttpFetcher&) = delete;
+
+    // Queues a request; on_done runs inside run() and may submit more.
+    void submit(HttpRequest request, std::function<void(HttpResponse)> on_done);
+    // Drives every transfer, including those submitted from callbacks, until none remain.
+    void run();
+
+    uint64_t requests_sent() const;   // over all transfers: retries and redirect hops included
+    uint64_t bytes_received() const;  // body bytes
+
+private:
+    std::unique_ptr<detail::HttpState> state_;
+};
+
+}  // namespace modelcat::io

@@ -1,0 +1,67 @@
+// How many reads and bytes a remote header costs, simulated over real files
+// with the remote reader's first read of 1 MiB: the estimator must size the
+// second read from what it has seen so that headers finish in few requests
+// without reading much past their end.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+
+#include "crawl/header_reader.hpp"
+#include "kit/llama31.hpp"
+#include "support.hpp"
+
+using namespace modelcat;
+
+namespace {
+
+struct Cost {
+    uint64_t reads = 0, bytes = 0, header = 0;
+};
+
+Cost simulate(const std::vector<uint8_t>& file, uint64_t file_size, const std::string& name) {
+    crawl::HeaderReadOptions o;
+    o.first_read = 1 << 20;
+    crawl::HeaderAssembler a(name, o);
+    Cost c;
+    std::optional<crawl::ByteRange> next = a.first_read();
+    while (next) {
+        uint64_t end = std::min<uint64_t>(next->offset + next->length, file_size);
+        std::vector<uint8_t> chunk(file.begin() + static_cast<std::ptrdiff_t>(next->offset),
+                                   file.begin() + static_cast<std::ptrdiff_t>(std::min<uint64_t>(end, file.size())));
+        c.bytes += end - next->offset;
+        ++c.reads;
+        next = a.add(chunk, file_size);
+    }
+    c.header = a.take().header_bytes;
+    return c;
+}
+
+TEST(HeaderBudget, RealVocabularies) {
+    for (const char* f : {"ggml-vocab-gpt-2.gguf", "ggml-vocab-starcoder.gguf", "ggml-vocab-baichuan.gguf",
+                          "ggml-vocab-llama-spm.gguf", "ggml-vocab-phi-3.gguf", "llama-2-tiny-random.gguf"}) {
+        SCOPED_TRACE(f);
+        std::ifstream in(test::fixtures_dir() / f, std::ios::binary);
+        std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        Cost c = simulate(bytes, bytes.size(), f);
+        if (c.header < (1u << 20)) {
+            EXPECT_EQ(c.reads, 1u);
+        } else {
+            EXPECT_LE(c.reads, 2u);
+            EXPECT_LE(double(c.bytes), std::max(1.25 * double(c.header), double(c.header + (1 << 20))));
+        }
+    }
+}
+
+TEST(HeaderBudget, LlamaThreeLineup) {
+    for (const auto& q : kit::llama31_quant_names()) {
+        SCOPED_TRACE(q);
+        kit::GgufWriter w = kit::llama31_quant(q);
+        Cost c = simulate(w.header(), w.file_size(), q + ".gguf");
+        EXPECT_EQ(c.reads, 2u);
+        EXPECT_EQ(c.header, kit::kLlama31DataStart);
+        EXPECT_LE(double(c.bytes), 1.15 * double(c.header));
+    }
+}
+
+}  // namespace
