@@ -3,6 +3,7 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <fstream>
 
 #include "kit/llama31.hpp"
@@ -169,6 +170,69 @@ TEST_F(CatalogEndToEnd, ShowPrintsOneHeaderWithoutADatabase) {
     test::CommandResult bad = test::run_modelcat("show " + (store_ / "broken.gguf").string());
     EXPECT_EQ(bad.exit_code, 1);
     EXPECT_NE(bad.err.find("offset 0: not a GGUF file"), std::string::npos);
+}
+
+}  // namespace
+
+namespace {
+
+// A batch of hostile files crawled under an address-space limit: only the
+// hostile files fail, each with a reason, and the good ones are catalogued.
+TEST(HostileBatch, OnlyTheHostileFilesFailUnderAMemoryLimit) {
+#if defined(__SANITIZE_ADDRESS__)
+    GTEST_SKIP() << "ASan reserves terabytes of address space; ulimit -v cannot apply";
+#endif
+    test::TempDir tmp;
+    fs::path d = tmp / "batch";
+    fs::create_directories(d);
+    auto put_u64 = [](std::vector<uint8_t>& b, size_t at, uint64_t v) { std::memcpy(b.data() + at, &v, 8); };
+    auto write = [&](const std::string& name, const std::vector<uint8_t>& b) {
+        std::ofstream(d / name, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
+    };
+    {  // string length 2^63
+        kit::GgufWriter w;
+        w.add_kv("general.name", kit::GgufValue::str("x"));
+        auto b = w.header();
+        put_u64(b, w.kv_offset(0) + 8 + 12 + 4, 1ull << 63);
+        write("string-bomb.gguf", b);
+    }
+    {  // array count 2^62
+        kit::GgufWriter w;
+        w.add_kv("tokenizer.ggml.tokens", kit::GgufValue::string_array({"a"}));
+        auto b = w.header();
+        put_u64(b, w.kv_offset(0) + 8 + 21 + 4 + 4, 1ull << 62);
+        write("array-bomb.gguf", b);
+    }
+    {  // a billion tensors declared
+        kit::GgufWriter w;
+        w.override_tensor_count(1'000'000'000);
+        write("tensor-count.gguf", w.header());
+    }
+    {  // arrays nested 1000 deep
+        kit::GgufValue v = kit::GgufValue::array(kit::GgufType::u8, {});
+        for (int i = 0; i < 1000; ++i) v = kit::GgufValue::array(kit::GgufType::array, {v});
+        kit::GgufWriter w;
+        w.add_kv("deep", v);
+        write("deep.gguf", w.header());
+    }
+    {  // safetensors claiming a 2^64-1 byte header, and one claiming 99 MB in a small file
+        std::vector<uint8_t> b(16, ' ');
+        put_u64(b, 0, ~0ull);
+        write("length-bomb.safetensors", b);
+        put_u64(b, 0, 99'000'000);
+        write("length-past-end.safetensors", b);
+    }
+    kit::llama31_quant("Q4_K_M").write(d / "good.gguf");
+    fs::copy_file(test::fixtures_dir() / "minicpm3-4b-testdata.safetensors", d / "good.safetensors");
+
+    test::CommandResult r = test::run_modelcat("crawl --quiet --json-summary --db " + (tmp / "c.db").string() + " " + d.string(),
+                                               "ulimit -v 1048576;");  // 1 GiB of address space
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.out.find("\"files_catalogued\": 2"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"files_failed\": 6"), std::string::npos) << r.out;
+    for (const char* bad : {"string-bomb.gguf", "array-bomb.gguf", "tensor-count.gguf", "deep.gguf",
+                            "length-bomb.safetensors", "length-past-end.safetensors"})
+        EXPECT_NE(r.err.find("error: " + (d / bad).string() + ": offset "), std::string::npos) << bad << "\n" << r.err;
 }
 
 }  // namespace

@@ -31,9 +31,9 @@ std::string slurp(const std::filesystem::path& p) {
 }
 }  // namespace
 
-CommandResult run_modelcat(const std::string& args) {
+CommandResult run_modelcat(const std::string& args, const std::string& shell_prefix) {
     TempDir tmp;
-    std::string cmd = std::string(MODELCAT_BINARY) + " " + args + " >" + (tmp / "out").string() + " 2>" + (tmp / "err").string();
+    std::string cmd = shell_prefix + std::string(MODELCAT_BINARY) + " " + args + " >" + (tmp / "out").string() + " 2>" + (tmp / "err").string();
     int status = std::system(cmd.c_str());
     if (status == -1 || !WIFEXITED(status)) throw std::runtime_error("could not run: " + cmd);
     return {WEXITSTATUS(status), slurp(tmp / "out"), slurp(tmp / "err")};

@@ -25,8 +25,9 @@ struct CommandResult {
     std::string err;  // stderr
 };
 
-// Runs the built modelcat binary with `args` (a shell-quoted string).
-CommandResult run_modelcat(const std::string& args);
+// Runs the built modelcat binary with `args` (a shell-quoted string), after
+// `shell_prefix` (e.g. "ulimit -v 1048576;") in the same shell.
+CommandResult run_modelcat(const std::string& args, const std::string& shell_prefix = "");
 
 std::filesystem::path fixtures_dir();  // ../shared/fixtures/real
 

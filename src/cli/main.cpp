@@ -39,6 +39,7 @@ struct CrawlFlags {
     std::vector<std::string> lists;
     bool quiet = false, force = false, dry_run = false, json_summary = false;
     unsigned jobs = 16, per_host = 6;
+    format::Limits limits;
     double max_requests_per_minute = 0;
     std::string hf_endpoint, token_file;
 };
@@ -89,6 +90,7 @@ int run_crawl_command(const std::string& db_path, std::vector<std::string> input
     cli::CrawlDisplay display(flags.quiet, ::isatty(STDERR_FILENO) != 0);
     crawl::CrawlOptions options;
     options.force = flags.force;
+    options.read.limits = flags.limits;
     options.remote.http.max_in_flight = flags.jobs;
     options.remote.http.per_host = flags.per_host;
     options.remote.http.max_requests_per_minute = flags.max_requests_per_minute;
@@ -182,6 +184,12 @@ int main(int argc, char** argv) {
     crawl_cmd->add_option("--max-requests-per-minute", crawl_flags.max_requests_per_minute,
                           "space requests out (the Hub allows 3,000 per 5 minutes anonymously)");
     crawl_cmd->add_option("--hf-endpoint", crawl_flags.hf_endpoint, "Hub endpoint for hf:// inputs (default $HF_ENDPOINT or https://huggingface.co)");
+    auto& lim = crawl_flags.limits;
+    crawl_cmd->add_option("--max-header-bytes", lim.max_header_bytes, "refuse headers larger than this (default 256 MiB)");
+    crawl_cmd->add_option("--max-metadata-entries", lim.max_metadata_entries, "refuse more metadata entries (default 1,048,576)");
+    crawl_cmd->add_option("--max-array-length", lim.max_array_length, "refuse longer metadata arrays (default 268,435,456)");
+    crawl_cmd->add_option("--max-tensors", lim.max_tensors, "refuse files with more tensors (default 1,048,576)");
+    crawl_cmd->add_option("--max-nesting", lim.max_nesting, "refuse arrays nested deeper (default 8)");
     crawl_cmd->add_option("--token-file", crawl_flags.token_file, "file holding the Hub token (default $HF_TOKEN); sent to the Hub endpoint only");
     crawl_cmd->add_option("inputs", inputs, "files, directories, http(s):// URLs, hf://owner/repo[@rev][/glob]");
 
