@@ -30,8 +30,8 @@ CREATE TABLE models (
     params       INTEGER NOT NULL,       -- sum of tensor elements
     file_bytes   INTEGER NOT NULL,       -- sum of the data files' sizes (not index or config)
     header_bytes INTEGER NOT NULL,       -- sum of the data files' header bytes
-    policy_hash  TEXT,                   -- FNV-1a 64 of the sorted (tensor name, type) list: equal hash = same quantization policy
-    shape_hash   TEXT,                   -- layer-free policy: FNV-1a 64 of the sorted (kind, type, tensors) list
+    policy_hash  TEXT,                   -- 64-bit hash of the sorted (tensor name, type) list: equal hash = same quantization policy
+    shape_hash   TEXT,                   -- layer-free policy: 64-bit hash of the sorted (kind, type, tensors) list
     crawl_id     INTEGER NOT NULL REFERENCES crawls(crawl_id),  -- crawl that last wrote it
     updated_at   TEXT NOT NULL           -- UTC time it was last written
 );
@@ -72,7 +72,7 @@ CREATE TABLE metadata (
     array_type   TEXT,                   -- element type of an array
     array_length INTEGER,                -- element count of an array
     array_bytes  INTEGER,                -- encoded size of the array's elements in the file
-    array_hash   TEXT,                   -- FNV-1a 64 (hex) of the array's canonical encoding: equal hash = identical content
+    array_hash   TEXT,                   -- 64-bit content hash (hex) of the array's canonical encoding: equal hash = identical content
     offset       INTEGER NOT NULL,       -- byte offset of the key in the file
     PRIMARY KEY (file_id, key)
 ) WITHOUT ROWID;

@@ -3,7 +3,7 @@
 -- What identifies a file's content without reading it again.
 ALTER TABLE files ADD COLUMN inode INTEGER;             -- local files: inode number
 ALTER TABLE files ADD COLUMN device INTEGER;            -- local files: device id
-ALTER TABLE files ADD COLUMN header_hash TEXT;          -- FNV-1a 64 (hex) of the header bytes: equal size + hash = same content
+ALTER TABLE files ADD COLUMN header_hash TEXT;          -- 64-bit content hash (hex) of the header bytes: equal size + hash = same content
 ALTER TABLE files ADD COLUMN checked_crawl_id INTEGER REFERENCES crawls(crawl_id);  -- last crawl that saw it unchanged or read it
 ALTER TABLE files ADD COLUMN gone_crawl_id INTEGER REFERENCES crawls(crawl_id);     -- crawl that found it missing (status 'gone')
 

@@ -82,7 +82,7 @@ std::pair<std::string, std::string> policy_hashes(const ModelRecord& model) {
             ++shape[format::split_tensor_name(t.name).kind + '\x1f' + t.type_name];
         }
     std::sort(exact.begin(), exact.end());
-    format::Fnv1a64 a, b;
+    format::ContentHash a, b;
     for (const auto& s : exact) a.update({reinterpret_cast<const uint8_t*>(s.data()), s.size() + 1});  // + the NUL as separator
     for (const auto& [k, n] : shape) {
         b.update({reinterpret_cast<const uint8_t*>(k.data()), k.size() + 1});

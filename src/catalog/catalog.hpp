@@ -48,7 +48,7 @@ struct FileRecord {
     double read_ms = 0;
     FileIdentity identity;
     std::optional<RemoteIdentity> remote;
-    std::optional<std::string> header_hash;  // FNV-1a 64 (hex) of the header bytes
+    std::optional<std::string> header_hash;  // ContentHash (hex) of the header bytes
 };
 
 // One catalogued artifact and its files, first data file first.

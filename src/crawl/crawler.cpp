@@ -23,13 +23,13 @@ double ms_since(Clock::time_point t0) {
 
 catalog::FileIdentity identity_of(const io::FileStat& st) { return {st.size, st.mtime_ns, st.inode, st.device}; }
 
-catalog::FileRecord read_data_file(const std::string& location, const HeaderReadOptions& options) {
+catalog::FileRecord read_data_file(const std::string& location, const HeaderReadOptions& options, io::ByteBuffer& scratch) {
     auto t0 = Clock::now();
     try {
         io::LocalFile source(location);
         catalog::FileRecord rec;
         rec.location = location;
-        rec.header = read_header(source, options);
+        rec.header = read_header(source, options, &scratch);
         rec.bytes_read = source.bytes_read();
         rec.requests = source.requests();
         rec.read_ms = ms_since(t0);
@@ -47,7 +47,7 @@ catalog::FileRecord read_json_file(const std::string& location, catalog::FileRol
     auto t0 = Clock::now();
     try {
         io::LocalFile source(location);
-        std::vector<uint8_t> bytes;
+        io::ByteBuffer bytes;
         source.read(0, source.size(), bytes);
         catalog::FileRecord rec;
         rec.location = location;
@@ -82,7 +82,8 @@ bool unchanged(catalog::Catalog& catalog, const ModelPlan& plan) {
     return model_id && catalog.model_files(*model_id) == files;
 }
 
-ModelOutcome crawl_model(catalog::Catalog& catalog, int64_t crawl_id, const ModelPlan& plan, const CrawlOptions& options) {
+ModelOutcome crawl_model(catalog::Catalog& catalog, int64_t crawl_id, const ModelPlan& plan, const CrawlOptions& options,
+                         io::ByteBuffer& scratch) {
     ModelOutcome out;
     out.location = plan.data_files.empty() ? plan.index.value_or("") : plan.data_files.front();
     if (!options.force && unchanged(catalog, plan)) {
@@ -103,7 +104,7 @@ ModelOutcome crawl_model(catalog::Catalog& catalog, int64_t crawl_id, const Mode
     try {
         std::vector<catalog::FileRecord> files;
         for (const auto& f : plan.data_files) {
-            files.push_back(read_data_file(f, options.read));
+            files.push_back(read_data_file(f, options.read, scratch));
             account(files.back());
         }
         if (plan.index) {
@@ -193,9 +194,10 @@ CrawlReport run_crawl(catalog::Catalog& catalog, const std::vector<std::string>&
         account(ModelOutcome{p.input, Verdict::failed, std::nullopt, p.message});
     }
     std::vector<std::string> seen, scopes;
+    io::ByteBuffer scratch;  // one header buffer for every local file
     for (const auto& m : plan.models) {
         for (const auto& f : all_files(m)) seen.push_back(f);
-        account(crawl_model(catalog, report.crawl_id, m, options));
+        account(crawl_model(catalog, report.crawl_id, m, options, scratch));
     }
     for (const auto& in : local_inputs)
         if (is_directory(in)) scopes.push_back(std::filesystem::absolute(in).lexically_normal().string());

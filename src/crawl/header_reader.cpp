@@ -35,6 +35,10 @@ std::string first_bytes(std::span<const uint8_t> b) {
 
 std::optional<ByteRange> HeaderAssembler::add(std::span<const uint8_t> bytes, uint64_t file_size) {
     buf_.insert(buf_.end(), bytes.begin(), bytes.end());
+    return parse(file_size);
+}
+
+std::optional<ByteRange> HeaderAssembler::parse(uint64_t file_size) {
     if (!parse_) {
         // a .gguf name is trusted so that a bad magic is reported as such
         parse_ = format::looks_like_gguf(buf_) || location_.ends_with(".gguf") ? &format::parse_gguf
@@ -46,7 +50,7 @@ std::optional<ByteRange> HeaderAssembler::add(std::span<const uint8_t> bytes, ui
     }
     format::ParseResult r = parse_(buf_, file_size, options_.limits);
     if (auto* h = std::get_if<format::FileHeader>(&r)) {
-        format::Fnv1a64 hash;
+        format::ContentHash hash;
         hash.update(std::span(buf_).first(h->parsed_bytes));
         h->header_hash = hash.digest();
         header_ = std::move(*h);
@@ -60,14 +64,12 @@ std::optional<ByteRange> HeaderAssembler::add(std::span<const uint8_t> bytes, ui
     return ByteRange{buf_.size(), target - buf_.size()};
 }
 
-format::FileHeader read_header(io::ByteSource& source, const HeaderReadOptions& options) {
-    HeaderAssembler assembler(source.location(), options);
+format::FileHeader read_header(io::ByteSource& source, const HeaderReadOptions& options, io::ByteBuffer* scratch) {
+    HeaderAssembler assembler(source.location(), options, scratch);
     std::optional<ByteRange> next = assembler.first_read();
-    std::vector<uint8_t> chunk;
     while (next) {
-        chunk.clear();
-        source.read(next->offset, next->length, chunk);  // clamped to the file by the source
-        next = assembler.add(chunk, source.size());
+        source.read(next->offset, next->length, assembler.buffer());  // appends, clamped to the file
+        next = assembler.parse(source.size());
     }
     return assembler.take();
 }

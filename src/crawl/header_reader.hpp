@@ -25,14 +25,23 @@ struct ByteRange {
 
 class HeaderAssembler {
 public:
-    HeaderAssembler(std::string location, HeaderReadOptions options)
-        : location_(std::move(location)), options_(std::move(options)) {}
+    // `scratch`, when given, holds the bytes instead of a buffer of its own,
+    // so a crawl reuses one allocation for every file.
+    HeaderAssembler(std::string location, HeaderReadOptions options, io::ByteBuffer* scratch = nullptr)
+        : location_(std::move(location)), options_(std::move(options)), buf_(scratch ? *scratch : own_) {
+        buf_.clear();
+    }
+    HeaderAssembler(const HeaderAssembler&) = delete;  // buf_ may refer to own_
+    HeaderAssembler& operator=(const HeaderAssembler&) = delete;
 
     ByteRange first_read() const { return {0, options_.first_read}; }
     // Appends bytes that start where the previous ones ended; `file_size` is
     // the whole file's. Returns the next range to read, or nullopt when the
     // header is complete. Throws format::FormatError for a bad header.
     std::optional<ByteRange> add(std::span<const uint8_t> bytes, uint64_t file_size);
+    // The same, for bytes a reader appended to buffer() itself (no copy).
+    std::optional<ByteRange> parse(uint64_t file_size);
+    io::ByteBuffer& buffer() { return buf_; }
     // The parsed header, once add() returned nullopt.
     format::FileHeader take() { return std::move(*header_); }
     uint64_t have() const { return buf_.size(); }
@@ -41,13 +50,14 @@ private:
     using Parser = format::ParseResult (*)(std::span<const uint8_t>, uint64_t, const format::Limits&);
     std::string location_;
     HeaderReadOptions options_;
-    std::vector<uint8_t> buf_;
+    io::ByteBuffer own_;
+    io::ByteBuffer& buf_;
     Parser parse_ = nullptr;
     std::optional<format::FileHeader> header_;
 };
 
 // Synchronous: drives a HeaderAssembler over a byte source.
 // Throws format::FormatError (bad header) or io::IoError (could not read).
-format::FileHeader read_header(io::ByteSource& source, const HeaderReadOptions& options);
+format::FileHeader read_header(io::ByteSource& source, const HeaderReadOptions& options, io::ByteBuffer* scratch = nullptr);
 
 }  // namespace modelcat::crawl

@@ -68,7 +68,7 @@ std::string LocalLocator::read_text(const std::string& location) const {
     if (f.size() > kMaxJsonBytes)
         throw io::IoError(location + ": " + std::to_string(f.size()) + " bytes is more than the cap of " +
                           std::to_string(kMaxJsonBytes) + " for a JSON file");
-    std::vector<uint8_t> bytes;
+    io::ByteBuffer bytes;
     f.read(0, f.size(), bytes);
     return std::string(bytes.begin(), bytes.end());
 }

@@ -128,6 +128,8 @@ struct RemoteCrawl::ModelJob {
 };
 
 struct RemoteCrawl::FileRead {
+    FileRead(const std::string& loc, const HeaderReadOptions& ro, bool again)
+        : location(loc), assembler(loc, ro), restarted(again) {}
     std::string location;
     HeaderAssembler assembler;
     Clock::time_point started = Clock::now();
@@ -292,7 +294,7 @@ void RemoteCrawl::read_file(const std::shared_ptr<ModelJob>& job, size_t index, 
     HeaderReadOptions ro;
     ro.limits = limits_;
     ro.first_read = location.ends_with(".safetensors") ? options_.first_read_safetensors : options_.first_read_gguf;
-    auto fr = std::make_shared<FileRead>(FileRead{location, HeaderAssembler(location, ro), Clock::now(), 0, 0, "", restarted});
+    auto fr = std::make_shared<FileRead>(location, ro, restarted);
     ByteRange first = fr->assembler.first_read();
     fetcher_.submit(request(location, first.offset, first.length),
                     [this, job, fr](io::HttpResponse resp) { on_range(job, fr, std::move(resp)); });

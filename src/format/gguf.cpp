@@ -57,11 +57,12 @@ private:
         return version_ == 1 ? cur_.read<uint32_t>(what) : cur_.read<uint64_t>(what);
     }
     std::string read_string(std::string_view what);
-    void skip_string(Fnv1a64& hash, std::string* json);
+    std::string_view read_string_view(std::string_view what);
+    void skip_string(ContentHash& hash, std::string* json);
     ValueType read_type(std::string_view what);
     MetadataValue read_value(ValueType t);
-    ArraySummary read_array(uint32_t depth, Fnv1a64& hash, std::string* json);
-    void read_scalar_into(ValueType t, Fnv1a64& hash, std::string* json);
+    ArraySummary read_array(uint32_t depth, ContentHash& hash, std::string* json);
+    void read_scalar_into(ValueType t, ContentHash& hash, std::string* json);
     void read_tensor_info(std::unordered_set<std::string>& names);
     void check_alignment(const MetadataEntry& e);
     void measure_tensors();
@@ -74,6 +75,12 @@ private:
 };
 
 std::string GgufParser::read_string(std::string_view what) {
+    std::string_view v = read_string_view(what);
+    return std::string(v);
+}
+
+// The string's bytes in place: a 128,256-token array costs no allocation.
+std::string_view GgufParser::read_string_view(std::string_view what) {
     uint64_t start = cur_.pos();
     uint64_t n = read_count(what);
     if (n > limits_.max_string_bytes || n > cur_.remaining_in_file())
@@ -83,7 +90,7 @@ std::string GgufParser::read_string(std::string_view what) {
                                                                    : "the cap of " +
                                                                          std::to_string(limits_.max_string_bytes)));
     auto b = cur_.bytes(n, what);
-    return std::string(reinterpret_cast<const char*>(b.data()), b.size());
+    return {reinterpret_cast<const char*>(b.data()), b.size()};
 }
 
 ValueType GgufParser::read_type(std::string_view what) {
@@ -94,7 +101,7 @@ ValueType GgufParser::read_type(std::string_view what) {
     return static_cast<ValueType>(t);
 }
 
-void GgufParser::read_scalar_into(ValueType t, Fnv1a64& hash, std::string* json) {
+void GgufParser::read_scalar_into(ValueType t, ContentHash& hash, std::string* json) {
     uint32_t n = scalar_size(t);
     cur_.require(n, "array element");
     uint64_t u = 0;
@@ -131,8 +138,8 @@ void GgufParser::read_scalar_into(ValueType t, Fnv1a64& hash, std::string* json)
     else *json += std::to_string(u);
 }
 
-void GgufParser::skip_string(Fnv1a64& hash, std::string* json) {
-    std::string s = read_string("string element");
+void GgufParser::skip_string(ContentHash& hash, std::string* json) {
+    std::string_view s = read_string_view("string element");
     hash.update_u64le(s.size());
     hash.update({reinterpret_cast<const uint8_t*>(s.data()), s.size()});
     if (!json) return;
@@ -142,7 +149,7 @@ void GgufParser::skip_string(Fnv1a64& hash, std::string* json) {
 
 // Labels are fixed text: parse() adds the key once, on error, so a long
 // key costs nothing per element.
-ArraySummary GgufParser::read_array(uint32_t depth, Fnv1a64& hash, std::string* json) {
+ArraySummary GgufParser::read_array(uint32_t depth, ContentHash& hash, std::string* json) {
     uint64_t at = cur_.pos();
     if (depth > limits_.max_nesting)
         throw FormatError(at, "arrays nested deeper than the cap of " + std::to_string(limits_.max_nesting));
@@ -215,7 +222,7 @@ MetadataValue GgufParser::read_value(ValueType t) {
         case ValueType::boolean: return cur_.read<uint8_t>("bool value") != 0;
         case ValueType::string: return read_string("string value");
         case ValueType::array: {
-            Fnv1a64 hash;
+            ContentHash hash;
             return read_array(1, hash, nullptr);
         }
         case ValueType::u64: return cur_.read<uint64_t>("u64 value");

@@ -41,7 +41,7 @@ struct ArraySummary {
     ValueType element_type;
     uint64_t length = 0;
     uint64_t byte_size = 0;           // encoded size of the elements in the file
-    uint64_t content_hash = 0;        // FNV-1a 64 over the canonical encoding
+    uint64_t content_hash = 0;        // ContentHash over the canonical encoding
     std::optional<std::string> json;  // the values, when under the cap
     bool operator==(const ArraySummary&) const = default;
 };
@@ -83,7 +83,7 @@ struct FileHeader {
     std::vector<MetadataEntry> metadata;  // duplicates removed (first kept)
     std::vector<TensorInfo> tensors;      // in file order
     std::vector<Warning> warnings;
-    uint64_t header_hash = 0;      // FNV-1a 64 of the first parsed_bytes bytes; set by the reader
+    uint64_t header_hash = 0;      // ContentHash of the first parsed_bytes bytes; set by the reader
 };
 
 // A parser that ran out of bytes in a prefix of the file asks for more.

@@ -43,7 +43,7 @@ LocalFile::~LocalFile() {
     if (fd_ >= 0) ::close(fd_);
 }
 
-void LocalFile::read(uint64_t offset, uint64_t n, std::vector<uint8_t>& out) {
+void LocalFile::read(uint64_t offset, uint64_t n, ByteBuffer& out) {
     if (offset >= stat_.size) return;
     n = std::min(n, stat_.size - offset);
     size_t base = out.size();
