@@ -19,7 +19,7 @@ struct RemoteOptions {
     io::HttpOptions http;
     std::string hf_endpoint = "https://huggingface.co";
     uint64_t first_read_gguf = 1 << 20;           // a header under 1 MiB costs one request
-    uint64_t first_read_safetensors = 256 << 10;  // covers most safetensors headers; else one more
+    uint64_t first_read_safetensors = 128 << 10;  // covers most safetensors headers; else one more
 };
 
 bool is_remote_input(const std::string& input);  // http://, https:// or hf://

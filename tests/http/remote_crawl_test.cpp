@@ -79,7 +79,7 @@ TEST_F(RemoteCrawl, SmallHeadersInOneRequestAndCheckpointsAsOneModel) {
     for (int i = 1; i <= 4; ++i) {
         std::string shard = "/files/ckpt/model-0000" + std::to_string(i) + "-of-00004.safetensors";
         EXPECT_EQ(m[shard].first, 1u) << shard;  // ~10 KB headers: covered by the first read
-        EXPECT_LE(m[shard].second, 256u << 10) << shard;
+        EXPECT_LE(m[shard].second, 128u << 10) << shard;
     }
     EXPECT_EQ(one("SELECT name || ' ' || tensor_count || ' ' || architecture FROM models WHERE format = 'safetensors'"),
               "ckpt 291 llama");
@@ -157,6 +157,21 @@ TEST_F(RemoteCrawl, MisbehavingServersFailAloneWithClearErrors) {
     nginx_.wait_for_log(5);
     uint64_t noranges = per_target()["/noranges/big.gguf"].second;
     EXPECT_LE(noranges, (1u << 20) + (64u << 10));  // an 8.5 GB file that ignores Range costs about 1 MiB
+}
+
+TEST_F(RemoteCrawl, SizeThatDisagreesWithTheListingIsReadAgainOnceThenFails) {
+    std::string base = "owner/repo/resolve/main/";
+    fs::create_directories(nginx_.root() / base);
+    kit::llama31_quant("Q4_K_S").write(nginx_.root() / (base + "a.gguf"));
+    nginx_.write_file("tree/page.json",
+                      R"([{"type":"file","path":"a.gguf","size":12345,"oid":"x","lfs":{"oid":")" + std::string(64, 'c') + R"(","size":12345}}])");
+    nginx_.write_file("tree/page2.json", "[]");
+    test::CommandResult r = crawl("--quiet hf://owner/repo");
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("Content-Range says 4692673952 bytes but the Hub listing says 12345"), std::string::npos) << r.err;
+    nginx_.wait_for_log(4);
+    EXPECT_EQ(per_target()["/owner/repo/resolve/main/a.gguf"].first, 2u);  // the first read, and one fresh start
+    EXPECT_EQ(one("SELECT count(*) FROM models"), "0");
 }
 
 TEST_F(RemoteCrawl, TokenGoesToTheHubOnly) {
