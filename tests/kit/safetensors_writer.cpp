@@ -90,13 +90,20 @@ std::string SafetensorsWriter::json() const {
     if (metadata_kind_ == Metadata::null) out += "\"__metadata__\":null,";
     if (metadata_kind_ == Metadata::map) {
         out += "\"__metadata__\":{";
-        for (size_t i = 0; i < metadata_.size(); ++i)
-            out += (i ? "," : "") + json_string(metadata_[i].first) + ":" + json_string(metadata_[i].second);
+        for (size_t i = 0; i < metadata_.size(); ++i) {
+            if (i) out += ',';
+            out += json_string(metadata_[i].first);
+            out += ':';
+            out += json_string(metadata_[i].second);
+        }
         out += "},";
     }
     for (const auto& e : entries_) {
         out += json_string(e.name) + ":{\"dtype\":" + json_string(e.dtype) + ",\"shape\":[";
-        for (size_t i = 0; i < e.shape.size(); ++i) out += (i ? "," : "") + std::to_string(e.shape[i]);
+        for (size_t i = 0; i < e.shape.size(); ++i) {
+            if (i) out += ',';
+            out += std::to_string(e.shape[i]);
+        }
         out += "],\"data_offsets\":[" + std::to_string(e.begin) + "," + std::to_string(e.end) + "]},";
     }
     if (out.size() > 1) out.pop_back();  // the trailing comma
