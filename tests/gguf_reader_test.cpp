@@ -175,9 +175,11 @@ INSTANTIATE_TEST_SUITE_P(Versions, GgufRoundTrip,
                                            Variant{2, kit::Endian::big, 64}, Variant{1, kit::Endian::big, 8},
                                            Variant{3, kit::Endian::little, 1}, Variant{3, kit::Endian::little, 256}),
                          [](const auto& info) {
-                             return "v" + std::to_string(info.param.version) +
-                                    (info.param.endian == kit::Endian::big ? "_big" : "_little") + "_align" +
-                                    std::to_string(info.param.alignment);
+                             return std::string("v")
+                                 .append(std::to_string(info.param.version))
+                                 .append(info.param.endian == kit::Endian::big ? "_big" : "_little")
+                                 .append("_align")
+                                 .append(std::to_string(info.param.alignment));
                          });
 
 TEST(GgufReader, TruncationAtEveryByteIsAnErrorWithItsOffset) {

@@ -96,7 +96,7 @@ void put_u64(std::vector<uint8_t>& b, size_t at, uint64_t v) { std::memcpy(b.dat
 
 // Headers that claim far more than the budget (counts and lengths at the caps:
 // 2^20 tensors and keys, 2^28 array elements, 64 MiB strings) in a few bytes,
-// and 1 MiB headers packed with the smallest entries each format allows.
+// and half-MiB headers packed with the smallest entries each format allows.
 std::vector<Input> adversarial_inputs() {
     std::vector<Input> in;
     GgufWriter counts;
@@ -132,13 +132,13 @@ std::vector<Input> adversarial_inputs() {
     tensors.override_tensor_count(1u << 20);
     in.push_back({"gguf 2^20 tensors claimed", tensors.header()});
 
-    GgufWriter keys;  // 1.1 MiB of uint8 keys "k0".."k59999"
-    for (int i = 0; i < 60'000; ++i) keys.add_kv("k" + std::to_string(i), GgufValue::u8(1));
-    in.push_back({"gguf 1 MiB of minimal keys", keys.header()});
+    GgufWriter keys;  // ~550 KiB of uint8 keys "k0".."k29999"
+    for (int i = 0; i < 30'000; ++i) keys.add_kv(std::string("k").append(std::to_string(i)), GgufValue::u8(1));
+    in.push_back({"gguf 550 KiB of minimal keys", keys.header()});
 
-    GgufWriter infos;  // 1.1 MiB of empty one-dimensional F32 tensors "t0".."t29999"
-    for (int i = 0; i < 30'000; ++i) infos.add_tensor("t" + std::to_string(i), {0}, 0);
-    in.push_back({"gguf 1 MiB of minimal tensor infos", infos.header()});
+    GgufWriter infos;  // ~550 KiB of empty one-dimensional F32 tensors "t0".."t14999"
+    for (int i = 0; i < 15'000; ++i) infos.add_tensor(std::string("t").append(std::to_string(i)), {0}, 0);
+    in.push_back({"gguf 550 KiB of minimal tensor infos", infos.header()});
 
     auto st = [&](std::string name, const std::string& json) {
         std::vector<uint8_t> h(8 + json.size());
@@ -149,23 +149,24 @@ std::vector<Input> adversarial_inputs() {
     std::vector<uint8_t> claim(16, ' ');
     put_u64(claim, 0, 100'000'000);
     in.push_back({"safetensors 100 MB header claimed", claim, true});
-    st("safetensors 1 MiB of nested brackets", std::string(kMiB / 2, '[') + std::string(kMiB / 2, ']'));
+    st("safetensors 512 KiB of nested brackets", std::string(kMiB / 4, '[') + std::string(kMiB / 4, ']'));
     std::string shape = R"({"a":{"dtype":"U8","data_offsets":[0,0],"shape":[0)";
-    while (shape.size() < kMiB) shape += ",1";
-    st("safetensors 1 MiB shape", shape + "]}}");
+    while (shape.size() < kMiB / 2) shape += ",1";
+    st("safetensors 512 KiB shape", shape + "]}}");
     std::string meta = R"({"__metadata__":{"k":"")";
-    for (int i = 0; meta.size() < kMiB; ++i) meta += ",\"k" + std::to_string(i) + "\":\"\"";
-    st("safetensors 1 MiB of metadata keys", meta + "}}");
+    for (int i = 0; meta.size() < kMiB / 2; ++i) meta += ",\"k" + std::to_string(i) + "\":\"\"";
+    st("safetensors 512 KiB of metadata keys", meta + "}}");
     std::string many = "{";
-    for (int i = 0; many.size() < kMiB; ++i)
+    for (int i = 0; many.size() < kMiB / 2; ++i)
         many += "\"t" + std::to_string(i) + R"(":{"dtype":"U8","shape":[0],"data_offsets":[0,0]},)";
     many.back() = '}';
-    st("safetensors 1 MiB of empty tensors", many);
+    st("safetensors 512 KiB of empty tensors", many);
     return in;
 }
 
-// 64 MiB: under 64 bytes per byte of the largest input, and less than trusting
-// any one claim would take (a 64 MiB string, 2^20 tensor infos, 2^28 elements).
+// 64 MiB: about 120 bytes per byte of the largest input (the parsers take up
+// to ~50), and less than trusting any one claim would (a 64 MiB string, 2^20
+// tensor infos, 2^28 elements).
 constexpr uint64_t kBudget = 64 * kMiB;
 
 TEST(HostileMemory, TheBudgetStopsAnAllocationOverIt) {

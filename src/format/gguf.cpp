@@ -435,10 +435,10 @@ double unseen_tokenizer_bytes(const std::vector<MetadataEntry>& seen, const Prog
         tokens = double(p.array_length);
         per_token = double(pos - p.array_start) / double(p.array_done);
     } else if (const MetadataEntry* t = find_entry(seen, "tokenizer.ggml.tokens")) {
-        const auto& a = std::get<ArraySummary>(t->value);
-        if (a.length == 0) return 0;
-        tokens = double(a.length);
-        per_token = double(a.byte_size) / double(a.length);
+        const auto* a = std::get_if<ArraySummary>(&t->value);  // a hostile file may make it a scalar
+        if (!a || a->length == 0) return 0;
+        tokens = double(a->length);
+        per_token = double(a->byte_size) / double(a->length);
     } else {
         return 0;
     }

@@ -136,7 +136,7 @@ void check_prologues() {
             std::vector<uint8_t> want{'G', 'G', 'U', 'F'};
             for (auto part : {num(version, 4), num(1, cw), num(2, cw), num(17, cw)})
                 want.insert(want.end(), part.begin(), part.end());
-            const std::string tag = "v" + std::to_string(version) + (big ? " BE" : " LE");
+            const std::string tag = std::string("v").append(std::to_string(version)).append(big ? " BE" : " LE");
             check(std::equal(want.begin(), want.end(), h.begin()), tag + " prologue + first key length");
             std::printf("%s  first %zu bytes:", tag.c_str(), want.size());
             for (size_t i = 0; i < want.size(); ++i) std::printf(" %02x", h[i]);
