@@ -91,6 +91,16 @@ std::pair<std::string, std::string> policy_hashes(const ModelRecord& model) {
     return {format::hex64(a.digest()), format::hex64(b.digest())};
 }
 
+// Runs a statement once per value bound to its first parameter (bindings of
+// the others stay as they were set).
+void exec_each(SQLite::Statement& st, const std::vector<std::string>& values) {
+    for (const auto& v : values) {
+        st.bind(1, v);
+        st.exec();
+        st.reset();
+    }
+}
+
 template <typename T>
 void bind_optional(SQLite::Statement& st, int idx, const std::optional<T>& v) {
     if (v) st.bind(idx, static_cast<int64_t>(*v));
@@ -192,13 +202,9 @@ std::vector<std::string> Catalog::model_files(int64_t model_id) {
 
 void Catalog::mark_checked(int64_t crawl_id, const std::vector<std::string>& locations) {
     SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
-    SQLite::Statement st(db_, "UPDATE files SET checked_crawl_id = ? WHERE location = ?");
-    for (const auto& l : locations) {
-        st.bind(1, crawl_id);
-        st.bind(2, l);
-        st.exec();
-        st.reset();
-    }
+    SQLite::Statement st(db_, "UPDATE files SET checked_crawl_id = ?2 WHERE location = ?1");
+    st.bind(2, crawl_id);
+    exec_each(st, locations);
     tx.commit();
 }
 
@@ -208,29 +214,17 @@ uint64_t Catalog::mark_gone(int64_t crawl_id, const std::vector<std::string>& mi
     db_.exec("CREATE TEMP TABLE IF NOT EXISTS crawl_seen (location TEXT PRIMARY KEY)");
     db_.exec("DELETE FROM crawl_seen");
     SQLite::Statement ins(db_, "INSERT OR IGNORE INTO crawl_seen VALUES (?)");
-    for (const auto& s : seen) {
-        ins.bind(1, s);
-        ins.exec();
-        ins.reset();
-    }
+    exec_each(ins, seen);
     // files that go missing: named ones, and under a walked directory but not seen there
     db_.exec("CREATE TEMP TABLE IF NOT EXISTS crawl_gone (location TEXT PRIMARY KEY)");
     db_.exec("DELETE FROM crawl_gone");
     SQLite::Statement named(db_, "INSERT OR IGNORE INTO crawl_gone SELECT location FROM files WHERE location = ? AND status <> 'gone'");
-    for (const auto& m : missing) {
-        named.bind(1, m);
-        named.exec();
-        named.reset();
-    }
+    exec_each(named, missing);
     SQLite::Statement under(db_,
                             "INSERT OR IGNORE INTO crawl_gone SELECT location FROM files WHERE status <> 'gone'"
                             " AND substr(location, 1, length(?1) + 1) = ?1 || '/'"
                             " AND location NOT IN (SELECT location FROM crawl_seen)");
-    for (const auto& d : dirs) {
-        under.bind(1, d);
-        under.exec();
-        under.reset();
-    }
+    exec_each(under, dirs);
     SQLite::Statement ev(db_,
                          "INSERT INTO model_events (crawl_id, location, event, file_bytes_before, policy_before, census_before)"
                          " SELECT ?, g.location, 'gone', m.file_bytes, m.policy_hash, q.census FROM crawl_gone g"
