@@ -64,4 +64,23 @@ TEST(HeaderBudget, LlamaThreeLineup) {
     }
 }
 
+TEST(HeaderBudget, VeryLargeVocabularyInThreeReads) {
+    // a ~30 MB header: 600,000 tokens and 1.2 million merges that grow longer with rank
+    kit::GgufWriter w;
+    w.add_kv("general.architecture", kit::GgufValue::str("qwen2"));
+    w.add_kv("tokenizer.ggml.model", kit::GgufValue::str("gpt2"));
+    w.add_kv("tokenizer.ggml.pre", kit::GgufValue::str("qwen2"));
+    std::vector<std::string> tokens(600'000), merges(1'200'000);
+    for (size_t i = 0; i < tokens.size(); ++i) tokens[i] = std::string(3 + i % 9 + i / 100'000, 'a' + char(i % 26));
+    for (size_t i = 0; i < merges.size(); ++i) merges[i] = std::string(4 + i % 7 + i / 200'000, 'b') + " " + std::string(3, 'c');
+    w.add_kv("tokenizer.ggml.tokens", kit::GgufValue::string_array(std::move(tokens)));
+    w.add_kv("tokenizer.ggml.token_type", kit::GgufValue::i32_array(std::vector<int32_t>(600'000, 1)));
+    w.add_kv("tokenizer.ggml.merges", kit::GgufValue::string_array(std::move(merges)));
+    w.add_tensor("token_embd.weight", {256, 8}, 12);
+    Cost c = simulate(w.header(), w.file_size(), "big-vocab.gguf");
+    ASSERT_GT(c.header, 20u << 20);
+    EXPECT_LE(c.reads, 3u);
+    EXPECT_LE(double(c.bytes), std::max(1.25 * double(c.header), double(c.header + (1 << 20))));
+}
+
 }  // namespace

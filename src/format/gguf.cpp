@@ -468,9 +468,14 @@ uint64_t estimate_total(const Progress& p, const std::vector<MetadataEntry>& see
     if (p.in_array && p.array_length > p.array_done) {
         double avg = p.array_done > 0 ? double(pos - p.array_start) / double(p.array_done) : 16;
         if (p.mark_done > 0 && p.array_done > p.mark_done) {
-            // entries growing longer: expect the rest to grow by as much again
+            // entries growing longer: extend the line through the mean of all entries
+            // (centred at done/2) and of the recent ones (centred at (mark+done)/2)
+            // to the centre of those still to come
             double recent = double(pos - p.mark_pos) / double(p.array_done - p.mark_done);
-            if (recent > avg) avg = std::min(2 * recent, recent + (recent - avg));
+            if (recent > avg) {
+                double slope = (recent - avg) / (double(p.mark_done) / 2);
+                avg = std::min(4 * recent, recent + slope * double(p.array_length - p.mark_done) / 2);
+            }
         }
         rest += double(p.array_length - p.array_done) * std::max(avg, 1.0);
     }
