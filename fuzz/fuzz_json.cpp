@@ -1,0 +1,26 @@
+// libFuzzer target for the JSON that travels with models: a checkpoint's
+// model.safetensors.index.json, its config.json, and the Hub's tree listing.
+// Each parser must return or throw FormatError; anything else aborts.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "format/checkpoint.hpp"
+#include "format/hub_listing.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    std::span<const uint8_t> bytes(data, size);
+    try {
+        modelcat::format::parse_checkpoint_index(bytes);
+    } catch (const modelcat::format::FormatError&) {
+    }
+    try {
+        modelcat::format::parse_model_config(bytes);
+    } catch (const modelcat::format::FormatError&) {
+    }
+    try {
+        modelcat::format::parse_hub_listing(bytes);
+    } catch (const modelcat::format::FormatError&) {
+    }
+    return 0;
+}
