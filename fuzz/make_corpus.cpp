@@ -148,6 +148,17 @@ void gguf_seeds() {
         b.resize(w.header_end());
         save("vocab-only.gguf", b);
     }
+    // a prefix cut in or after the tokens makes the parser estimate the merges still to come
+    for (const char* model : {"gpt2", "llama"}) {
+        GgufWriter w;
+        w.add_kv("tokenizer.ggml.model", GgufValue::str(model));
+        w.add_kv("tokenizer.ggml.pre", GgufValue::str("llama-bpe"));
+        std::vector<std::string> tokens(40);
+        for (size_t i = 0; i < tokens.size(); ++i) tokens[i] = "tok" + std::to_string(i);
+        w.add_kv("tokenizer.ggml.tokens", GgufValue::string_array(tokens));
+        w.add_kv("tokenizer.ggml.merges", GgufValue::string_array({"t o", "to k"}));
+        save(std::string("tokenizer-") + model + ".gguf", file_bytes(w));
+    }
 }
 
 void safetensors_seeds() {
