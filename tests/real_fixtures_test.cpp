@@ -23,7 +23,8 @@ protected:
     static void SetUpTestSuite() {
         dir_ = new test::TempDir();
         catalog_ = new catalog::Catalog((dir_->path() / "catalog.db").string());
-        report_ = new crawl::CrawlReport(crawl::run_crawl(*catalog_, {test::fixtures_dir().string()}, {}));
+        const crawl::CrawlOptions options;
+        report_ = new crawl::CrawlReport(crawl::run_crawl(*catalog_, {test::fixtures_dir().string()}, options));
     }
     static void TearDownTestSuite() {
         delete report_;

@@ -46,22 +46,6 @@ void bind_value(SQLite::Statement& st, int idx, const format::MetadataValue& v) 
         v);
 }
 
-std::optional<int64_t> integer_value(const format::FileHeader& h, std::string_view key) {
-    for (const auto& e : h.metadata) {
-        if (e.key != key) continue;
-        if (auto* u = std::get_if<uint64_t>(&e.value)) return static_cast<int64_t>(*u);
-        if (auto* i = std::get_if<int64_t>(&e.value)) return *i;
-    }
-    return std::nullopt;
-}
-
-std::optional<std::string> string_value(const format::FileHeader& h, std::string_view key) {
-    for (const auto& e : h.metadata)
-        if (e.key == key)
-            if (auto* s = std::get_if<std::string>(&e.value)) return *s;
-    return std::nullopt;
-}
-
 const char* role_name(FileRole r) {
     switch (r) {
         case FileRole::data: return "data";
@@ -251,9 +235,9 @@ int64_t Catalog::store_model(int64_t crawl_id, const ModelRecord& model) {
             file_bytes += f.header.file_size;
             header_bytes += f.header.header_bytes;
             for (const auto& e : f.header.metadata) keys.insert(e.key);
-            if (!architecture) architecture = string_value(f.header, "general.architecture");
+            if (!architecture) architecture = format::metadata_string(f.header, "general.architecture");
         } else if (f.role == FileRole::config) {
-            model_type = string_value(f.header, "model_type");
+            model_type = format::metadata_string(f.header, "model_type");
         }
     }
     if (!architecture) architecture = model_type;
@@ -292,7 +276,7 @@ int64_t Catalog::store_model(int64_t crawl_id, const ModelRecord& model) {
     up.bind(3, format::format_name(first.format));
     if (architecture) up.bind(4, *architecture);
     else up.bind(4);
-    bind_optional(up, 5, integer_value(first, "general.file_type"));
+    bind_optional(up, 5, format::metadata_integer(first, "general.file_type"));
     up.bind(6, static_cast<int64_t>(tensor_count));
     up.bind(7, static_cast<int64_t>(keys.size()));
     up.bind(8, static_cast<int64_t>(params));

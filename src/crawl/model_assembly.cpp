@@ -7,15 +7,6 @@ namespace modelcat::crawl {
 
 namespace {
 
-std::optional<int64_t> int_key(const format::FileHeader& h, std::string_view key) {
-    for (const auto& e : h.metadata)
-        if (e.key == key) {
-            if (auto* u = std::get_if<uint64_t>(&e.value)) return static_cast<int64_t>(*u);
-            if (auto* i = std::get_if<int64_t>(&e.value)) return *i;
-        }
-    return std::nullopt;
-}
-
 // gguf-split writes split.no (0-based), split.count and split.tensors.count
 // (the total over all shards); every shard must agree with its name.
 void check_split_set(const std::vector<catalog::FileRecord>& shards) {
@@ -24,8 +15,8 @@ void check_split_set(const std::vector<catalog::FileRecord>& shards) {
     for (const auto& s : shards) tensors += s.header.tensors.size();
     for (int64_t i = 0; i < count; ++i) {
         const auto& s = shards[static_cast<size_t>(i)];
-        auto no = int_key(s.header, "split.no");
-        auto n = int_key(s.header, "split.count");
+        auto no = format::metadata_integer(s.header, "split.no");
+        auto n = format::metadata_integer(s.header, "split.count");
         if (no && *no != i)
             throw ModelError(s.location, std::nullopt, "split.no is " + std::to_string(*no) + " but the file name says shard " +
                                                            std::to_string(i + 1) + " of " + std::to_string(count));
@@ -33,7 +24,7 @@ void check_split_set(const std::vector<catalog::FileRecord>& shards) {
             throw ModelError(s.location, std::nullopt, "split.count is " + std::to_string(*n) + " but the set has " +
                                                            std::to_string(count) + " shards");
         if (i == 0 && !n) throw ModelError(s.location, std::nullopt, "first shard of a split set has no split.count");
-        if (auto total = int_key(s.header, "split.tensors.count"); total && static_cast<uint64_t>(*total) != tensors)
+        if (auto total = format::metadata_integer(s.header, "split.tensors.count"); total && static_cast<uint64_t>(*total) != tensors)
             throw ModelError(s.location, std::nullopt, "split.tensors.count is " + std::to_string(*total) + " but the " +
                                                            std::to_string(count) + " shards hold " + std::to_string(tensors) + " tensors");
     }

@@ -21,6 +21,22 @@ const char* value_type_name(ValueType t) {
     return "unknown";
 }
 
+std::optional<int64_t> metadata_integer(const FileHeader& h, std::string_view key) {
+    for (const auto& e : h.metadata) {
+        if (e.key != key) continue;
+        if (auto* u = std::get_if<uint64_t>(&e.value)) return static_cast<int64_t>(*u);
+        if (auto* i = std::get_if<int64_t>(&e.value)) return *i;
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> metadata_string(const FileHeader& h, std::string_view key) {
+    for (const auto& e : h.metadata)
+        if (e.key == key)
+            if (auto* s = std::get_if<std::string>(&e.value)) return *s;
+    return std::nullopt;
+}
+
 const char* format_name(Format f) {
     switch (f) {
         case Format::gguf: return "gguf";

@@ -86,6 +86,10 @@ struct FileHeader {
     uint64_t header_hash = 0;      // ContentHash of the first parsed_bytes bytes; set by the reader
 };
 
+// A metadata value by key, when it is an integer or a string (nullopt otherwise).
+std::optional<int64_t> metadata_integer(const FileHeader& h, std::string_view key);
+std::optional<std::string> metadata_string(const FileHeader& h, std::string_view key);
+
 // A parser that ran out of bytes in a prefix of the file asks for more.
 struct NeedMore {
     uint64_t min_bytes;        // the prefix must be at least this long to progress
