@@ -132,8 +132,8 @@ inline std::string check_parse(Format f, std::span<const uint8_t> prefix, uint64
         std::string m = check_parse(f, longer, file_size, limits, depth - 1);
         return m.empty() ? "" : "after zeros up to " + std::to_string(more.min_bytes) + ": " + m;
     } catch (const format::FormatError& e) {
-        if (e.offset() > file_size || std::string_view(e.what()).empty())
-            return "FormatError at " + std::to_string(e.offset()) + " of " + std::to_string(file_size) + ": " + e.what();
+        if (e.offset().value_or(0) > file_size || std::string_view(e.what()).empty())
+            return "FormatError at " + std::to_string(e.offset().value_or(0)) + " of " + std::to_string(file_size) + ": " + e.what();
         return "";
     } catch (const std::exception& e) {
         return std::string("threw something other than FormatError: ") + e.what();

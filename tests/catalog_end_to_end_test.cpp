@@ -35,7 +35,7 @@ TEST_F(CatalogEndToEnd, OneBadFileFailsAloneAndTheBatchExitsOne) {
     EXPECT_NE(first_.err.find("error: " + (store_ / "broken.gguf").string() + ": offset 0: not a GGUF file: magic \"GGML\""),
               std::string::npos)
         << first_.err;
-    EXPECT_NE(first_.err.find("2 files catalogued (2 new, 0 changed), 0 unchanged, 0 gone, 1 failed"), std::string::npos)
+    EXPECT_NE(first_.err.find("2 files ok (2 new, 0 changed), 0 unchanged, 0 gone, 1 failed"), std::string::npos)
         << first_.err;
     SQLite::Database db(db_.string());
     EXPECT_EQ(db.execAndGet("SELECT count(*) FROM models").getInt(), 2);
@@ -230,7 +230,7 @@ TEST(HostileBatch, OnlyTheHostileFilesFailUnderAMemoryLimit) {
     test::CommandResult r = test::run_modelcat("crawl --quiet --json-summary --db " + (tmp / "c.db").string() + " " + d.string(),
                                                "ulimit -v 1048576;");  // 1 GiB of address space
     EXPECT_EQ(r.exit_code, 1) << r.err;
-    EXPECT_NE(r.out.find("\"files_catalogued\": 2"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"files_ok\": 2"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("\"files_failed\": 6"), std::string::npos) << r.out;
     for (const char* bad : {"string-bomb.gguf", "array-bomb.gguf", "tensor-count.gguf", "deep.gguf",
                             "length-bomb.safetensors", "length-past-end.safetensors"})

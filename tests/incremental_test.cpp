@@ -55,7 +55,7 @@ TEST_F(Incremental, UnchangedRecrawlReadsNoHeaderBytes) {
               "0 0 8 0 0");
     EXPECT_EQ(one("SELECT count(*) FROM files WHERE crawl_id = 1 AND checked_crawl_id = 2"), "8");
     EXPECT_EQ(one("SELECT count(*) FROM model_events WHERE crawl_id = 2"), "0");
-    EXPECT_NE(again.err.find("0 files catalogued (0 new, 0 changed), 8 unchanged"), std::string::npos) << again.err;
+    EXPECT_NE(again.err.find("0 files ok (0 new, 0 changed), 8 unchanged"), std::string::npos) << again.err;
     // --force reads everything again
     test::CommandResult forced = crawl("--force");
     EXPECT_EQ(one("SELECT files_changed FROM crawls WHERE crawl_id = 3"), "8");
@@ -134,7 +134,7 @@ TEST_F(Incremental, JsonSummaryForJobLogs) {
     std::ofstream(store_ / "bad.gguf") << "nope";
     test::CommandResult r = crawl("--json-summary --quiet");
     EXPECT_EQ(r.exit_code, 1);
-    EXPECT_NE(r.out.find("\"files_catalogued\": 0, \"files_new\": 0, \"files_changed\": 0, \"files_unchanged\": 7, "
+    EXPECT_NE(r.out.find("\"files_ok\": 0, \"files_new\": 0, \"files_changed\": 0, \"files_unchanged\": 7, "
                          "\"files_gone\": 1, \"files_failed\": 1"),
               std::string::npos)
         << r.out;

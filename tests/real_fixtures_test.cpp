@@ -10,7 +10,7 @@
 
 #include "catalog/catalog.hpp"
 #include "crawl/crawler.hpp"
-#include "format/text.hpp"
+#include "format/json_text.hpp"
 #include "support.hpp"
 
 namespace fs = std::filesystem;
@@ -64,8 +64,8 @@ std::string dims_json(simdjson::dom::array shape) {
 
 TEST_F(RealFixtures, EveryFileIsCatalogued) {
     EXPECT_EQ(report_->totals.files_failed, 0u);
-    EXPECT_EQ(report_->totals.files_ok, oracles(".gguf").size() + oracles(".safetensors").size());
-    EXPECT_GE(report_->totals.files_ok, 27u);
+    EXPECT_EQ(report_->totals.files_ok(), oracles(".gguf").size() + oracles(".safetensors").size());
+    EXPECT_GE(report_->totals.files_ok(), 27u);
 }
 
 TEST_F(RealFixtures, GgufMatchesOracle) {

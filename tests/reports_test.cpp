@@ -224,7 +224,7 @@ protected:
 TEST_F(MultiFile, SplitGgufFromAnyShardIsOneModel) {
     write_split(tmp_ / "s", 3, 4, false);
     auto rep = crawl({(tmp_ / "s" / "tiny-00002-of-00003.gguf").string()});
-    ASSERT_TRUE(rep.failures.empty()) << rep.failures[0].message;
+    ASSERT_TRUE(rep.failures.empty()) << rep.failures[0].failure->describe();
     EXPECT_EQ(one("SELECT count(*) FROM models"), "1");
     EXPECT_EQ(one("SELECT name || ' ' || tensor_count || ' ' || location FROM models"),
               "tiny 4 " + (tmp_ / "s" / "tiny-00001-of-00003.gguf").string());
@@ -238,8 +238,8 @@ TEST_F(MultiFile, SplitGgufWithAMissingShardIsAnErrorNotAPartialModel) {
     auto rep = crawl({(tmp_ / "s").string()});
     ASSERT_EQ(rep.failures.size(), 1u);
     EXPECT_EQ(rep.failures[0].location, (tmp_ / "s" / "tiny-00002-of-00003.gguf").string());
-    EXPECT_NE(rep.failures[0].message.find("model 'tiny': "), std::string::npos) << rep.failures[0].message;
-    EXPECT_NE(rep.failures[0].message.find("cannot open"), std::string::npos) << rep.failures[0].message;
+    EXPECT_NE(rep.failures[0].failure->describe().find("model 'tiny': "), std::string::npos) << rep.failures[0].failure->describe();
+    EXPECT_NE(rep.failures[0].failure->describe().find("cannot open"), std::string::npos) << rep.failures[0].failure->describe();
     EXPECT_EQ(one("SELECT count(*) FROM models"), "0");
     EXPECT_EQ(one("SELECT count(*) FROM tensors"), "0");
 }
@@ -248,13 +248,13 @@ TEST_F(MultiFile, SplitGgufWithDisagreeingCountsIsAnError) {
     write_split(tmp_ / "a", 3, 5, false);
     auto rep = crawl({(tmp_ / "a").string()});
     ASSERT_EQ(rep.failures.size(), 1u);
-    EXPECT_NE(rep.failures[0].message.find("split.tensors.count is 5 but the 3 shards hold 4 tensors"), std::string::npos)
-        << rep.failures[0].message;
+    EXPECT_NE(rep.failures[0].failure->describe().find("split.tensors.count is 5 but the 3 shards hold 4 tensors"), std::string::npos)
+        << rep.failures[0].failure->describe();
     write_split(tmp_ / "b", 4, 4, false);
     rep = crawl({(tmp_ / "b").string()});
     ASSERT_EQ(rep.failures.size(), 1u);
-    EXPECT_NE(rep.failures[0].message.find("split.count is 4 but the set has 3 shards"), std::string::npos)
-        << rep.failures[0].message;
+    EXPECT_NE(rep.failures[0].failure->describe().find("split.count is 4 but the set has 3 shards"), std::string::npos)
+        << rep.failures[0].failure->describe();
     EXPECT_EQ(one("SELECT count(*) FROM models"), "0");
 }
 
@@ -273,20 +273,20 @@ TEST_F(MultiFile, CheckpointIndexMustAgreeWithItsShards) {
     };
     index("model-00002-of-00002.safetensors", 128);
     auto rep = crawl({ck.string()});
-    ASSERT_TRUE(rep.failures.empty()) << rep.failures[0].message;
+    ASSERT_TRUE(rep.failures.empty()) << rep.failures[0].failure->describe();
     EXPECT_EQ(one("SELECT name || ' ' || tensor_count FROM models"), "ck 2");
 
     index("model-00002-of-00002.safetensors", 999);
     rep = crawl({(ck / "model.safetensors.index.json").string()});
     ASSERT_EQ(rep.failures.size(), 1u);
-    EXPECT_NE(rep.failures[0].message.find("metadata.total_size is 999 but the shards hold 128 bytes"), std::string::npos)
-        << rep.failures[0].message;
+    EXPECT_NE(rep.failures[0].failure->describe().find("metadata.total_size is 999 but the shards hold 128 bytes"), std::string::npos)
+        << rep.failures[0].failure->describe();
 
     for (const char* escape : {"../model-00002-of-00002.safetensors", "/etc/passwd", "http://x/y.safetensors"}) {
         index(escape, 128);
         rep = crawl({ck.string()});
         ASSERT_EQ(rep.failures.size(), 1u) << escape;
-        EXPECT_NE(rep.failures[0].message.find("escapes the checkpoint folder"), std::string::npos) << rep.failures[0].message;
+        EXPECT_NE(rep.failures[0].failure->describe().find("escapes the checkpoint folder"), std::string::npos) << rep.failures[0].failure->describe();
     }
 }
 

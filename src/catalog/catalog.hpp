@@ -4,80 +4,46 @@
 #include <SQLiteCpp/Database.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "format/header.hpp"
+#include "catalog/rows.hpp"
 
 namespace modelcat::catalog {
 
-enum class FileRole { data, index, config };
+class ModelWriter;
 
-// What tells a file changed without reading it: for local files size, mtime,
-// inode and device.
-struct FileIdentity {
+// What tells a file changed without reading it, as the catalogue last recorded it.
+struct StoredFile {
+    int64_t model_id = 0;
+    std::string status;  // ok | stale | gone
     uint64_t size = 0;
     std::optional<int64_t> mtime_ns;
     std::optional<uint64_t> inode, device;
-    bool operator==(const FileIdentity&) const = default;
-};
-
-// What identifies a remote file: response headers and, from the Hub, its sha256.
-struct RemoteIdentity {
-    std::string etag, last_modified, final_url;
-    std::optional<std::string> sha256, revision;
-    long http_status = 0;
-};
-
-// A file as the catalogue last recorded it.
-struct StoredFile {
-    int64_t model_id = 0;
-    FileIdentity identity;
-    std::string status;  // ok | stale | gone
     std::optional<std::string> etag, sha256;
 };
 
-// One physical file as read by the crawler.
-struct FileRecord {
-    std::string location;
-    FileRole role = FileRole::data;
-    format::FileHeader header;
-    uint64_t bytes_read = 0;
-    uint64_t requests = 0;
-    double read_ms = 0;
-    FileIdentity identity;
-    std::optional<RemoteIdentity> remote;
-    std::optional<std::string> header_hash;  // ContentHash (hex) of the header bytes
-};
-
-// One catalogued artifact and its files, first data file first.
-struct ModelRecord {
-    std::string name;
-    std::vector<FileRecord> files;
-};
-
 struct CrawlTotals {
-    uint64_t files_ok = 0;  // read and catalogued: new + changed
     uint64_t files_new = 0, files_changed = 0, files_unchanged = 0, files_gone = 0, files_failed = 0;
     uint64_t tensors = 0, bytes_read = 0, requests = 0;
     double seconds = 0;
+    uint64_t files_ok() const { return files_new + files_changed; }  // read and catalogued (crawls.files_ok)
 };
-
-// The schema version this build creates and understands.
-int schema_version();
 
 class Catalog {
 public:
     // Opens (creating if needed) and migrates the database at `path`.
     explicit Catalog(const std::string& path);
+    ~Catalog();
 
     int64_t begin_crawl(const std::vector<std::string>& inputs);
     void finish_crawl(int64_t crawl_id, const CrawlTotals& totals);
 
     // Replaces whatever was catalogued at the model's location, recording a
     // 'new' or 'changed' event; returns model_id.
-    int64_t store_model(int64_t crawl_id, const ModelRecord& model);
+    int64_t write_model(int64_t crawl_id, const ModelRows& rows);
 
     // Records a failed input; a file catalogued before is kept and marked stale.
     void record_error(int64_t crawl_id, const std::string& location, std::optional<uint64_t> offset,
@@ -98,6 +64,7 @@ public:
 private:
     void migrate();
     SQLite::Database db_;
+    std::unique_ptr<ModelWriter> writer_;  // prepared once, on the first model
 };
 
 }  // namespace modelcat::catalog

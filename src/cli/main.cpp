@@ -23,6 +23,7 @@
 #include "crawl/crawler.hpp"
 #include "crawl/file_reader.hpp"
 #include "crawl/inputs.hpp"
+#include "io/io_error.hpp"
 
 using namespace modelcat;
 
@@ -80,7 +81,7 @@ int run_crawl_command(const std::string& db_path, std::vector<std::string> input
     catalog::Catalog cat(db_path);
     if (flags.dry_run) {
         for (const auto& m : crawl::dry_run(cat, inputs, flags.force)) {
-            std::cout << crawl::verdict_name(m.verdict) << "\t" << m.name;
+            std::cout << crawl::status_name(m.expected) << "\t" << m.name;
             for (const auto& f : m.files) std::cout << "\t" << f;
             if (!m.message.empty()) std::cout << "\t" << m.message;
             std::cout << "\n";
@@ -90,15 +91,16 @@ int run_crawl_command(const std::string& db_path, std::vector<std::string> input
     cli::CrawlDisplay display(flags.quiet, ::isatty(STDERR_FILENO) != 0);
     crawl::CrawlOptions options;
     options.force = flags.force;
-    options.read.limits = flags.limits;
-    options.remote.http.max_in_flight = flags.jobs;
-    options.remote.http.per_host = flags.per_host;
-    options.remote.http.max_requests_per_minute = flags.max_requests_per_minute;
-    options.remote.http.token = read_token(flags.token_file);
+    options.limits = flags.limits;
+    options.jobs = flags.jobs;
+    options.http.max_in_flight = flags.jobs;
+    options.http.per_host = flags.per_host;
+    options.http.max_requests_per_minute = flags.max_requests_per_minute;
+    options.http.token = read_token(flags.token_file);
     const char* env_endpoint = std::getenv("HF_ENDPOINT");
-    if (!flags.hf_endpoint.empty()) options.remote.hf_endpoint = flags.hf_endpoint;
-    else if (env_endpoint && *env_endpoint) options.remote.hf_endpoint = env_endpoint;
-    while (options.remote.hf_endpoint.ends_with("/")) options.remote.hf_endpoint.pop_back();
+    if (!flags.hf_endpoint.empty()) options.hf_endpoint = flags.hf_endpoint;
+    else if (env_endpoint && *env_endpoint) options.hf_endpoint = env_endpoint;
+    while (options.hf_endpoint.ends_with("/")) options.hf_endpoint.pop_back();
     options.on_model = [&](const crawl::ModelOutcome& o) { display.model_done(o); };
     options.on_progress = [&](const crawl::CrawlProgress& p) { display.progress(p); };
     crawl::CrawlReport rep = crawl::run_crawl(cat, inputs, options);
@@ -144,11 +146,7 @@ int run_diff_command(const std::string& db_path, const std::string& a, const std
     std::string ref_a = a, ref_b = b;
     if (paths) {
         crawl::CrawlReport rep = crawl::run_crawl(cat, {a, b}, {});
-        for (const auto& f : rep.failures) {
-            std::cerr << "error: " << f.location;
-            if (f.offset) std::cerr << ": offset " << *f.offset;
-            std::cerr << ": " << f.message << "\n";
-        }
+        for (const auto& f : rep.failures) std::cerr << "error: " << f.failure->describe() << "\n";
         if (!rep.failures.empty()) return kExitSomeFailed;
         ref_a = crawl::expand_inputs({a}).files.front();
         ref_b = crawl::expand_inputs({b}).files.front();
@@ -179,7 +177,7 @@ int main(int argc, char** argv) {
     crawl_cmd->add_flag("--force", crawl_flags.force, "re-read files whose size, mtime and inode are unchanged");
     crawl_cmd->add_flag("--dry-run", crawl_flags.dry_run, "list what would be read (new, changed, unchanged) and stop");
     crawl_cmd->add_flag("--json-summary", crawl_flags.json_summary, "print one JSON object with the totals at the end");
-    crawl_cmd->add_option("-j,--jobs", crawl_flags.jobs, "remote transfers in flight (default 16)")->check(CLI::Range(1, 1024));
+    crawl_cmd->add_option("-j,--jobs", crawl_flags.jobs, "models in flight: remote transfers, and local reads on up to 8 threads (default 16)")->check(CLI::Range(1, 1024));
     crawl_cmd->add_option("--per-host", crawl_flags.per_host, "remote transfers in flight per host (default 6)")->check(CLI::Range(1, 256));
     crawl_cmd->add_option("--max-requests-per-minute", crawl_flags.max_requests_per_minute,
                           "space requests out (the Hub allows 3,000 per 5 minutes anonymously)");
@@ -243,7 +241,7 @@ int main(int argc, char** argv) {
             try {
                 cli::print_header(std::cout, show_path, crawl::read_file_header(show_path, {}), show_all);
             } catch (const format::FormatError& e) {
-                std::cerr << "error: " << show_path << ": offset " << e.offset() << ": " << e.what() << "\n";
+                std::cerr << "error: " << crawl::Failure{show_path, e.offset(), e.json_path(), e.what()}.describe() << "\n";
                 return kExitSomeFailed;
             } catch (const io::IoError& e) {
                 std::cerr << "error: " << e.what() << "\n";

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "format/text.hpp"
+#include "format/json_text.hpp"
 
 namespace modelcat::cli {
 

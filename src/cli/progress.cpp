@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "format/text.hpp"
+#include "format/json_text.hpp"
 
 namespace modelcat::cli {
 
@@ -27,13 +27,11 @@ void CrawlDisplay::clear_line() {
 
 void CrawlDisplay::model_done(const crawl::ModelOutcome& o) {
     clear_line();
-    if (o.verdict == crawl::Verdict::failed) {
-        std::cerr << "error: " << o.location;
-        if (o.offset) std::cerr << ": offset " << *o.offset;
-        std::cerr << ": " << o.message << "\n";
+    if (o.status == crawl::ModelStatus::failed) {
+        std::cerr << "error: " << o.failure->describe() << "\n";
     } else if (!quiet_ && !interactive_) {
-        std::cerr << crawl::verdict_name(o.verdict) << ": " << o.location;
-        if (o.verdict != crawl::Verdict::unchanged)
+        std::cerr << crawl::status_name(o.status) << ": " << o.location;
+        if (o.status != crawl::ModelStatus::unchanged)
             std::cerr << " (" << (o.files > 1 ? std::to_string(o.files) + " files, " : "") << o.tensors << " tensors, "
                       << o.bytes_read << " bytes read" << (o.warnings ? ", " + std::to_string(o.warnings) + " warnings" : "")
                       << ")";
@@ -56,16 +54,16 @@ void CrawlDisplay::finish(const crawl::CrawlReport& r, bool json_summary) {
     clear_line();
     const auto& t = r.totals;
     std::fprintf(stderr,
-                 "crawl %lld: %llu files catalogued (%llu new, %llu changed), %llu unchanged, %llu gone, %llu failed, "
+                 "crawl %lld: %llu files ok (%llu new, %llu changed), %llu unchanged, %llu gone, %llu failed, "
                  "%llu tensors, %llu bytes read in %llu reads, %.2f s\n",
-                 (long long)r.crawl_id, (unsigned long long)t.files_ok, (unsigned long long)t.files_new,
+                 (long long)r.crawl_id, (unsigned long long)t.files_ok(), (unsigned long long)t.files_new,
                  (unsigned long long)t.files_changed, (unsigned long long)t.files_unchanged, (unsigned long long)t.files_gone,
                  (unsigned long long)t.files_failed, (unsigned long long)t.tensors, (unsigned long long)t.bytes_read,
                  (unsigned long long)t.requests, t.seconds);
     if (!json_summary) return;
     std::string j = "{\"crawl_id\": " + std::to_string(r.crawl_id);
     auto field = [&](const char* k, uint64_t v) { j += std::string(", \"") + k + "\": " + std::to_string(v); };
-    field("files_catalogued", t.files_ok);
+    field("files_ok", t.files_ok());
     field("files_new", t.files_new);
     field("files_changed", t.files_changed);
     field("files_unchanged", t.files_unchanged);
@@ -79,8 +77,8 @@ void CrawlDisplay::finish(const crawl::CrawlReport& r, bool json_summary) {
         const auto& f = r.failures[i];
         j += i ? ", {\"location\": " : "{\"location\": ";
         format::append_json_string(j, f.location);
-        j += ", \"offset\": " + (f.offset ? std::to_string(*f.offset) : std::string("null")) + ", \"message\": ";
-        format::append_json_string(j, f.message);
+        j += ", \"offset\": " + (f.failure->offset ? std::to_string(*f.failure->offset) : std::string("null")) + ", \"message\": ";
+        format::append_json_string(j, f.failure->reason());
         j += "}";
     }
     std::cout << j << "]}\n";

@@ -4,7 +4,9 @@
 #include <cstdio>
 #include <map>
 
-#include "format/text.hpp"
+#include "format/census.hpp"
+#include "format/content_hash.hpp"
+#include "format/json_text.hpp"
 
 namespace modelcat::cli {
 
@@ -57,25 +59,14 @@ void print_header(std::ostream& out, const std::string& location, const crawl::F
         out << "  " << e.key << std::string(kw - e.key.size() + 2, ' ') << format::value_type_name(e.type) << "  "
             << value_text(e) << "\n";
 
-    struct Row { uint64_t n = 0, elems = 0, bytes = 0; std::optional<uint32_t> id; };
-    std::map<std::string, Row> census;
     uint64_t params = 0;
-    for (const auto& t : h.tensors) {
-        auto& c = census[t.type_name];
-        c.id = t.type_id;
-        ++c.n;
-        c.elems += t.n_elements;
-        c.bytes += t.bytes;
-        params += t.n_elements;
-    }
-    std::vector<std::pair<std::string, Row>> rows(census.begin(), census.end());
-    std::sort(rows.begin(), rows.end(), [](auto& a, auto& b) { return a.second.elems > b.second.elems; });
+    for (const auto& t : h.tensors) params += t.n_elements;
     out << "\n-- tensor types; bytes measured from offsets\n";
     std::snprintf(buf, sizeof buf, "  %-10s %8s %18s %18s %12s\n", "type", "tensors", "parameters", "bytes", "bits/weight");
     out << buf;
-    for (const auto& [name, c] : rows) {
-        std::snprintf(buf, sizeof buf, "  %-10s %8llu %18llu %18llu %12.4f\n", name.c_str(), (unsigned long long)c.n,
-                      (unsigned long long)c.elems, (unsigned long long)c.bytes, c.elems ? c.bytes * 8.0 / c.elems : 0.0);
+    for (const auto& c : format::census(h.tensors)) {
+        std::snprintf(buf, sizeof buf, "  %-10s %8llu %18llu %18llu %12.4f\n", c.type_name.c_str(), (unsigned long long)c.tensors,
+                      (unsigned long long)c.params, (unsigned long long)c.bytes, c.params ? c.bytes * 8.0 / c.params : 0.0);
         out << buf;
     }
     uint64_t data = h.file_size > h.header_bytes ? h.file_size - h.header_bytes : 0;

@@ -1,30 +1,19 @@
 #pragma once
 // A batch crawl: inputs are planned into models (single files, split GGUF
-// sets, safetensors checkpoints); each model is checked against what the
-// catalogue knows, and read and catalogued on its own only when new or
-// changed, so a nightly re-crawl costs a stat per file and one bad model costs
-// only itself.
+// sets, safetensors checkpoints), then every model goes through the one
+// pipeline (crawl/pipeline.hpp): local files on a small thread pool, remote
+// ones on one HTTP event loop. A nightly re-crawl costs a stat per file; one
+// bad model costs only itself.
 #include <functional>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "catalog/catalog.hpp"
-#include "crawl/header_reader.hpp"
-#include "crawl/remote.hpp"
+#include "crawl/outcome.hpp"
+#include "format/header.hpp"
+#include "io/http_fetcher.hpp"
 
 namespace modelcat::crawl {
-
-enum class Verdict { added, changed, unchanged, failed, gone };
-const char* verdict_name(Verdict v);
-
-struct ModelOutcome {
-    std::string location;            // the model's first file, or the input that failed
-    Verdict verdict = Verdict::failed;
-    std::optional<uint64_t> offset;  // failures: where in `location`, when known
-    std::string message;             // failures: the reason
-    uint64_t files = 0, tensors = 0, bytes_read = 0, requests = 0, warnings = 0;
-};
 
 struct CrawlProgress {
     uint64_t done = 0, total = 0;  // models
@@ -33,11 +22,16 @@ struct CrawlProgress {
 };
 
 struct CrawlOptions {
-    HeaderReadOptions read;
-    RemoteOptions remote;
+    format::Limits limits;
     bool force = false;  // re-read unchanged files too
-    std::function<void(const ModelOutcome&)> on_model;         // after each model or failed input
-    std::function<void(const CrawlProgress&)> on_progress;     // after each model
+    unsigned jobs = 16;  // models in flight; local reads in flight on that many threads (at most 8)
+    uint64_t first_read_local = 64 << 10;          // local reads are cheap: start small, then read the estimate
+    uint64_t first_read_gguf = 1 << 20;            // remote: a header under 1 MiB costs one request
+    uint64_t first_read_safetensors = 128 << 10;   // remote: covers most safetensors headers; else one more
+    io::HttpOptions http;
+    std::string hf_endpoint = "https://huggingface.co";
+    std::function<void(const ModelOutcome&)> on_model;      // after each model or failed input
+    std::function<void(const CrawlProgress&)> on_progress;  // after each model
 };
 
 struct CrawlReport {
@@ -52,7 +46,7 @@ CrawlReport run_crawl(catalog::Catalog& catalog, const std::vector<std::string>&
 struct PlannedModel {
     std::string name;
     std::vector<std::string> files;
-    Verdict verdict;  // added, changed, unchanged, or failed (planning problem)
+    ModelStatus expected;  // added, changed, unchanged, or failed (planning problem)
     std::string message;
 };
 std::vector<PlannedModel> dry_run(catalog::Catalog& catalog, const std::vector<std::string>& inputs, bool force);

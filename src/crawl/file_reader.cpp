@@ -1,5 +1,7 @@
 #include "crawl/file_reader.hpp"
 
+#include "io/local_file.hpp"
+
 namespace modelcat::crawl {
 
 FileReading read_file_header(const std::string& location, const HeaderReadOptions& options) {

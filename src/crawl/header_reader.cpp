@@ -5,7 +5,7 @@
 
 #include "format/gguf.hpp"
 #include "format/safetensors.hpp"
-#include "format/text.hpp"
+#include "format/content_hash.hpp"
 
 namespace modelcat::crawl {
 
@@ -35,6 +35,12 @@ std::string first_bytes(std::span<const uint8_t> b) {
 
 std::optional<ByteRange> HeaderAssembler::add(std::span<const uint8_t> bytes, uint64_t file_size) {
     buf_.insert(buf_.end(), bytes.begin(), bytes.end());
+    return parse(file_size);
+}
+
+std::optional<ByteRange> HeaderAssembler::add(io::ByteBuffer&& bytes, uint64_t file_size) {
+    if (buf_.empty()) std::swap(buf_, bytes);
+    else buf_.insert(buf_.end(), bytes.begin(), bytes.end());
     return parse(file_size);
 }
 

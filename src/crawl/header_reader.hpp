@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "format/header.hpp"
+#include "io/byte_buffer.hpp"
 #include "io/byte_source.hpp"
 
 namespace modelcat::crawl {
@@ -39,12 +40,13 @@ public:
     // the whole file's. Returns the next range to read, or nullopt when the
     // header is complete. Throws format::FormatError for a bad header.
     std::optional<ByteRange> add(std::span<const uint8_t> bytes, uint64_t file_size);
+    // The same, taking the reply's buffer instead of copying it when it is the first.
+    std::optional<ByteRange> add(io::ByteBuffer&& bytes, uint64_t file_size);
     // The same, for bytes a reader appended to buffer() itself (no copy).
     std::optional<ByteRange> parse(uint64_t file_size);
     io::ByteBuffer& buffer() { return buf_; }
     // The parsed header, once add() returned nullopt.
     format::FileHeader take() { return std::move(*header_); }
-    uint64_t have() const { return buf_.size(); }
 
 private:
     using Parser = format::ParseResult (*)(std::span<const uint8_t>, uint64_t, const format::Limits&);

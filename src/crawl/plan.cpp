@@ -6,7 +6,8 @@
 #include <map>
 #include <set>
 
-#include "io/byte_source.hpp"
+#include "crawl/hub.hpp"
+#include "crawl/split_name.hpp"
 
 namespace fs = std::filesystem;
 
@@ -14,11 +15,8 @@ namespace modelcat::crawl {
 
 namespace {
 
-constexpr uint64_t kMaxJsonBytes = 64ull << 20;  // index.json and config.json are small; refuse absurd ones
-
 bool ends_with(const std::string& s, std::string_view suffix) { return s.ends_with(suffix); }
 
-std::string parent(const std::string& location) { return location.substr(0, location.rfind('/')); }
 std::string base_name(const std::string& location) { return location.substr(location.rfind('/') + 1); }
 
 ModelPlan checkpoint_plan(const std::string& index_location, const Locator& locator) {
@@ -34,57 +32,6 @@ ModelPlan checkpoint_plan(const std::string& index_location, const Locator& loca
 }
 
 }  // namespace
-
-std::optional<SplitName> parse_split_name(const std::string& location) {
-    // name-00001-of-00003.gguf
-    constexpr std::string_view kExt = ".gguf";
-    if (!location.ends_with(kExt) || location.size() < kExt.size() + 16) return std::nullopt;
-    std::string_view core(location.data(), location.size() - kExt.size());
-    std::string_view tail = core.substr(core.size() - 15);  // -00001-of-00003
-    unsigned n = 0, c = 0;
-    char dash1, dash2;
-    int used = 0;
-    if (std::sscanf(std::string(tail).c_str(), "%c%5u-of%c%5u%n", &dash1, &n, &dash2, &c, &used) != 4 || used != 15 ||
-        dash1 != '-' || dash2 != '-' || n == 0 || c == 0 || n > c)
-        return std::nullopt;
-    for (size_t i : {1, 2, 3, 4, 5, 10, 11, 12, 13, 14})
-        if (tail[i] < '0' || tail[i] > '9') return std::nullopt;
-    return SplitName{std::string(core.substr(0, core.size() - 15)), n, c};
-}
-
-std::string split_shard_name(const std::string& prefix, unsigned number, unsigned count) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "-%05u-of-%05u.gguf", number, count);
-    return prefix + buf;
-}
-
-bool LocalLocator::exists(const std::string& location) const {
-    std::error_code ec;
-    return fs::exists(location, ec);
-}
-
-std::string LocalLocator::read_text(const std::string& location) const {
-    io::LocalFile f(location);
-    if (f.size() > kMaxJsonBytes)
-        throw io::IoError(location + ": " + std::to_string(f.size()) + " bytes is more than the cap of " +
-                          std::to_string(kMaxJsonBytes) + " for a JSON file");
-    io::ByteBuffer bytes;
-    f.read(0, f.size(), bytes);
-    return std::string(bytes.begin(), bytes.end());
-}
-
-std::string sibling(const std::string& location, const std::string& name) { return parent(location) + "/" + name; }
-
-std::string hub_repo_or(const std::string& location, const std::string& fallback) {
-    // https://host/owner/repo/resolve/<rev>/file
-    size_t r = location.find("/resolve/");
-    size_t scheme = location.find("://");
-    if (r == std::string::npos || scheme == std::string::npos) return fallback;
-    size_t host_end = location.find('/', scheme + 3);
-    if (host_end == std::string::npos || host_end >= r) return fallback;
-    std::string repo = location.substr(host_end + 1, r - host_end - 1);
-    return std::count(repo.begin(), repo.end(), '/') == 1 ? repo : fallback;
-}
 
 CrawlPlan plan_crawl(const std::vector<std::string>& files, std::vector<InputProblem> problems, const Locator& locator) {
     CrawlPlan plan;
@@ -136,6 +83,17 @@ CrawlPlan plan_crawl(const std::vector<std::string>& files, std::vector<InputPro
         add(std::move(m));
     }
     return plan;
+}
+
+}  // namespace modelcat::crawl
+
+namespace modelcat::crawl {
+
+std::vector<std::string> all_files(const ModelPlan& plan) {
+    std::vector<std::string> files = plan.data_files;
+    if (plan.index) files.push_back(*plan.index);
+    if (plan.config) files.push_back(*plan.config);
+    return files;
 }
 
 }  // namespace modelcat::crawl

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "crawl/inputs.hpp"
+#include "crawl/locator.hpp"
 #include "format/checkpoint.hpp"
 
 namespace modelcat::crawl {
@@ -26,36 +27,13 @@ struct CrawlPlan {
     std::vector<InputProblem> problems;  // inputs or indexes that could not be planned
 };
 
-// A split GGUF shard's parts: "dir/name", 1-based number and count.
-struct SplitName {
-    std::string prefix;
-    unsigned number = 0, count = 0;
-};
-std::optional<SplitName> parse_split_name(const std::string& location);
-std::string split_shard_name(const std::string& prefix, unsigned number, unsigned count);
-
-// What planning needs to know about locations, local or remote: whether a
-// sibling exists, and the text of a (small) index file.
-class Locator {
-public:
-    virtual ~Locator() = default;
-    virtual bool exists(const std::string& location) const = 0;
-    virtual std::string read_text(const std::string& location) const = 0;  // throws on failure
-};
-
-class LocalLocator final : public Locator {
-public:
-    bool exists(const std::string& location) const override;
-    std::string read_text(const std::string& location) const override;
-};
-
-// "dir/name" beside a path or URL.
-std::string sibling(const std::string& location, const std::string& name);
-
-// The model name for a location: the Hub's owner/repo for .../owner/repo/resolve/<rev>/...
-// URLs, else `fallback` (a file stem or a folder name).
-std::string hub_repo_or(const std::string& location, const std::string& fallback);
-
 CrawlPlan plan_crawl(const std::vector<std::string>& files, std::vector<InputProblem> problems, const Locator& locator);
+
+}  // namespace modelcat::crawl
+
+namespace modelcat::crawl {
+
+// Data files first, then the index and config.json.
+std::vector<std::string> all_files(const ModelPlan& plan);
 
 }  // namespace modelcat::crawl

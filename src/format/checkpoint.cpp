@@ -4,6 +4,9 @@
 
 #include <set>
 
+#include "format/json_text.hpp"
+#include "format/path_check.hpp"
+
 namespace modelcat::format {
 
 namespace {
@@ -11,9 +14,9 @@ namespace {
 simdjson::dom::object parse_object(simdjson::dom::parser& parser, std::span<const uint8_t> json, const char* what) {
     simdjson::dom::element root;
     if (auto err = parser.parse(reinterpret_cast<const char*>(json.data()), json.size()).get(root))
-        throw FormatError(0, std::string(what) + " is not valid JSON: " + simdjson::error_message(err));
+        throw FormatError(std::string(what) + " is not valid JSON: " + simdjson::error_message(err));
     simdjson::dom::object obj;
-    if (root.get_object().get(obj)) throw FormatError(0, std::string(what) + " is not a JSON object");
+    if (root.get_object().get(obj)) throw FormatError::at_json_path("$", std::string(what) + " is not a JSON object");
     return obj;
 }
 
@@ -44,20 +47,6 @@ MetadataEntry json_entry(std::string_view key, simdjson::dom::element v) {
     return e;
 }
 
-bool escapes_folder(std::string_view name) {
-    if (name.empty() || name.front() == '/' || name.find("://") != std::string_view::npos || name.find('\\') != std::string_view::npos)
-        return true;
-    size_t start = 0;
-    while (start <= name.size()) {
-        size_t end = name.find('/', start);
-        std::string_view part = name.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
-        if (part == ".." || part.empty()) return true;
-        if (end == std::string_view::npos) break;
-        start = end + 1;
-    }
-    return false;
-}
-
 }  // namespace
 
 CheckpointIndex parse_checkpoint_index(std::span<const uint8_t> json, size_t max_shards) {
@@ -65,20 +54,20 @@ CheckpointIndex parse_checkpoint_index(std::span<const uint8_t> json, size_t max
     simdjson::dom::object root = parse_object(parser, json, "index");
     CheckpointIndex idx;
     simdjson::dom::object wm;
-    if (root["weight_map"].get_object().get(wm)) throw FormatError(0, "index has no \"weight_map\" object");
+    if (root["weight_map"].get_object().get(wm)) throw FormatError::at_json_path("weight_map", "index has no \"weight_map\" object");
     std::set<std::string> shards;
     for (auto [tensor, file] : wm) {
+        std::string path = "weight_map.";
+        append_json_string(path, tensor);
         std::string_view f;
-        if (file.get_string().get(f))
-            throw FormatError(0, "index: weight_map entry '" + std::string(tensor) + "' is not a file name");
-        if (escapes_folder(f))
-            throw FormatError(0, "index: shard name '" + std::string(f) + "' for tensor '" + std::string(tensor) +
-                                     "' escapes the checkpoint folder");
+        if (file.get_string().get(f)) throw FormatError::at_json_path(path, "index: the entry is not a file name");
+        if (auto why = escapes_folder(f))
+            throw FormatError::at_json_path(path, "index: shard name '" + std::string(f) + "' escapes the checkpoint folder (" + *why + ")");
         if (!idx.weight_map.emplace(std::string(tensor), std::string(f)).second)
-            throw FormatError(0, "index: tensor '" + std::string(tensor) + "' is mapped twice");
+            throw FormatError::at_json_path(path, "index: the tensor is mapped twice");
         shards.insert(std::string(f));
         if (shards.size() > max_shards)
-            throw FormatError(0, "index names more than the cap of " + std::to_string(max_shards) + " shards");
+            throw FormatError::at_json_path(path, "index names more than the cap of " + std::to_string(max_shards) + " shards");
     }
     idx.shards.assign(shards.begin(), shards.end());
     simdjson::dom::object meta;
@@ -89,7 +78,7 @@ CheckpointIndex parse_checkpoint_index(std::span<const uint8_t> json, size_t max
                 uint64_t t;
                 if (v.get_uint64().get(t) == simdjson::SUCCESS) idx.total_size = t;
                 else if (double d; v.get_double().get(d) == simdjson::SUCCESS && d >= 0) idx.total_size = uint64_t(d);
-                else throw FormatError(0, "index: metadata.total_size is not a non-negative number");
+                else throw FormatError::at_json_path("metadata.total_size", "index: total_size is not a non-negative number");
             }
         }
     }

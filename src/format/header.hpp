@@ -10,16 +10,24 @@
 
 namespace modelcat::format {
 
-// A malformed or hostile header. `offset` is the byte in the file where the
-// problem was found; the message names the field, what was expected and found.
+// A malformed or hostile header. Where it was found: a byte offset in the
+// file, or a path in a JSON document (`weight_map."model-00001.safetensors"`),
+// or neither when nothing more precise is known; never a made-up 0.
 class FormatError : public std::runtime_error {
 public:
-    FormatError(uint64_t offset, const std::string& message)
-        : std::runtime_error(message), offset_(offset) {}
-    uint64_t offset() const { return offset_; }
+    FormatError(std::optional<uint64_t> offset, const std::string& message) : std::runtime_error(message), offset_(offset) {}
+    explicit FormatError(const std::string& message) : std::runtime_error(message) {}
+    static FormatError at_json_path(std::string path, const std::string& message) {
+        FormatError e(message);
+        e.json_path_ = std::move(path);
+        return e;
+    }
+    std::optional<uint64_t> offset() const { return offset_; }
+    const std::string& json_path() const { return json_path_; }
 
 private:
-    uint64_t offset_;
+    std::optional<uint64_t> offset_;
+    std::string json_path_;
 };
 
 // Something accepted but flagged (duplicate key, size mismatch, unknown type).

@@ -10,7 +10,6 @@
 #include <unordered_set>
 
 #include "format/byte_cursor.hpp"
-#include "format/text.hpp"
 
 namespace modelcat::format {
 

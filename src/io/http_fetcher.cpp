@@ -37,8 +37,7 @@ struct Hop {
     }
 };
 
-constexpr std::string_view kKeptHeaders[] = {"content-range", "content-length", "etag",   "last-modified",
-                                             "x-linked-etag", "x-linked-size",  "x-repo-commit",
+constexpr std::string_view kKeptHeaders[] = {"content-range", "content-length", "etag", "last-modified",
                                              "retry-after",   "ratelimit",      "link"};
 
 std::optional<std::string> header(const Hop& hop, std::string_view name) {
@@ -149,7 +148,9 @@ size_t on_header(char* data, size_t size, size_t n, void* userp) {
     std::string name(line.substr(0, colon));
     std::transform(name.begin(), name.end(), name.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    if (std::find(std::begin(kKeptHeaders), std::end(kKeptHeaders), name) == std::end(kKeptHeaders))
+    const auto& extra = t.state->opt.first_hop_headers;
+    if (std::find(std::begin(kKeptHeaders), std::end(kKeptHeaders), name) == std::end(kKeptHeaders) &&
+        std::find(extra.begin(), extra.end(), name) == extra.end())
         return size * n;
     std::string_view value = line.substr(colon + 1);
     while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
@@ -368,8 +369,7 @@ Verdict judge(HttpState& s, Transfer& t, CURLcode code, const std::string& trans
             return {};
         case 401:
         case 403:
-            return fail("gated or private " + http +
-                        (s.opt.token && t.req.with_token ? "; the token does not grant access" : "; set HF_TOKEN or --token-file"));
+            return fail("access refused " + http + (s.opt.token && t.req.with_token ? " with the token" : " without a token"));
         case 404:
             return fail("not found " + http);
         case 416: {
@@ -431,9 +431,8 @@ void finish(HttpState& s, CURL* easy, CURLcode code) {
         r.last_modified = header(last, "last-modified").value_or("");
         r.link_next = header(last, "link") ? http::parse_link_next(*last.get("link")) : std::nullopt;
         r.first_etag = header(first, "etag").value_or("");
-        r.linked_etag = header(first, "x-linked-etag");
-        r.linked_size = header(first, "x-linked-size");
-        r.repo_commit = header(first, "x-repo-commit");
+        for (const auto& name : s.opt.first_hop_headers)
+            if (auto v = header(first, name)) r.first_hop.emplace_back(name, *v);
     }
     if (!v.what.empty()) {
         if (v.retry) v.what += " after " + std::to_string(r.attempts) + " attempts";

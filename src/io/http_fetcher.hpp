@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace modelcat::io {
@@ -33,9 +34,10 @@ struct HttpResponse {
     std::optional<uint64_t> total_size;  // the file's size, from Content-Range (or a complete 200)
     std::string final_url;               // after redirects
     std::string etag, last_modified;     // of the final response
-    std::string first_etag;              // of the first hop (the Hub's resolve/ answer)
-    // The Hub's X-Linked-Etag, X-Linked-Size, X-Repo-Commit, from the first hop.
-    std::optional<std::string> linked_etag, linked_size, repo_commit;
+    std::string first_etag;              // of the first hop (a redirect's own answer)
+    // HttpOptions::first_hop_headers as the first hop sent them (lower-case names): a
+    // redirecting server may say things about the file that its target does not.
+    std::vector<std::pair<std::string, std::string>> first_hop;
     std::optional<std::string> link_next;  // Link: <URL>; rel="next" (paged API listings)
     std::optional<std::string> error;      // what went wrong, ending with ": URL"
     uint32_t attempts = 0;                 // including retries
@@ -63,6 +65,7 @@ struct HttpOptions {
     uint64_t max_plain_body = 16 << 20;    // a plain GET's body
     std::string ca_file;                   // replaces the system CA bundle (self-signed test servers)
     std::string user_agent = "modelcat/0.1";
+    std::vector<std::string> first_hop_headers;  // lower-case names to keep from the first hop
 };
 
 class HttpFetcher {

@@ -6,22 +6,10 @@
 #include <cerrno>
 #include <cstring>
 
-#include "io/byte_source.hpp"
+#include "io/io_error.hpp"
+#include "io/local_file.hpp"
 
 namespace modelcat::io {
-
-namespace {
-FileStat to_file_stat(const struct stat& st) {
-    return {static_cast<uint64_t>(st.st_size), static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec,
-            static_cast<uint64_t>(st.st_ino), static_cast<uint64_t>(st.st_dev)};
-}
-}  // namespace
-
-std::optional<FileStat> stat_file(const std::string& path) {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
-    return to_file_stat(st);
-}
 
 LocalFile::LocalFile(std::string path) : path_(std::move(path)) {
     fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);

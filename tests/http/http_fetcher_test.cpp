@@ -255,18 +255,17 @@ TEST_F(HttpFetcherTest, SmallWholeFileAnsweredWith200IsAccepted) {
     EXPECT_EQ(log[0].body_bytes, 500u);
 }
 
-TEST_F(HttpFetcherTest, GatedAnswersNameTheFixAndAreNotRetried) {
+TEST_F(HttpFetcherTest, RefusalsSayWhetherATokenWasSentAndAreNotRetried) {
     auto r = fetch(fast_options(), {nginx.url("/gated/model.gguf"), 0, 100});
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.status, 401);
-    EXPECT_EQ(*r.error, "gated or private (HTTP 401); set HF_TOKEN or --token-file: " + nginx.url("/gated/model.gguf"));
+    EXPECT_EQ(*r.error, "access refused (HTTP 401) without a token: " + nginx.url("/gated/model.gguf"));
 
     HttpOptions o = fast_options();
     o.token = kToken;
     r = fetch(o, {nginx.url("/forbidden/model.gguf"), 0, 100});
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(*r.error, "gated or private (HTTP 403); the token does not grant access: " +
-                            nginx.url("/forbidden/model.gguf"));
+    EXPECT_EQ(*r.error, "access refused (HTTP 403) with the token: " + nginx.url("/forbidden/model.gguf"));
     EXPECT_EQ(r.error->find(kToken), std::string::npos);
 
     auto log = nginx.wait_for_log(2);
@@ -452,15 +451,15 @@ TEST_F(HttpFetcherTest, RedirectToAnotherHostDropsTheToken) {
     nginx.write_file("files/model.gguf", file);
     HttpOptions o = fast_options();
     o.token = kToken;
+    o.first_hop_headers = {"x-linked-etag", "x-repo-commit"};  // x-linked-size is sent too, but not asked for
     auto r = fetch(o, {nginx.url("/redirect/model.gguf"), 100, 200});
     ASSERT_TRUE(r.ok()) << *r.error;
     EXPECT_EQ(r.status, 206);
     EXPECT_EQ(r.body, slice(file, 100, 200));
     EXPECT_EQ(r.total_size, 5000u);
     EXPECT_EQ(r.final_url, nginx.url2("/files/model.gguf"));
-    EXPECT_EQ(r.linked_etag, "\"linked-etag\"");
-    EXPECT_EQ(r.linked_size, "123");
-    EXPECT_EQ(r.repo_commit, "abc123");
+    using Headers = std::vector<std::pair<std::string, std::string>>;
+    EXPECT_EQ(r.first_hop, (Headers{{"x-linked-etag", "\"linked-etag\""}, {"x-repo-commit", "abc123"}}));
     EXPECT_EQ(r.first_etag, "\"first-hop\"");
     EXPECT_NE(r.etag, r.first_etag);
     EXPECT_EQ(r.requests, 2u);

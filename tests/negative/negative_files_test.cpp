@@ -44,7 +44,7 @@ std::pair<uint64_t, std::string> error_of(Parse parse, const Case& c) {
     try {
         return outcome(parse(c.bytes, c.file_size, c.limits));
     } catch (const format::FormatError& e) {
-        return {e.offset(), e.what()};
+        return {e.offset().value_or(~1ull), e.what()};  // the header parsers always know where
     }
 }
 

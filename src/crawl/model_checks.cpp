@@ -1,4 +1,6 @@
-#include "crawl/model_assembly.hpp"
+#include "crawl/model_checks.hpp"
+
+#include "format/json_text.hpp"
 
 #include <filesystem>
 #include <set>
@@ -7,9 +9,15 @@ namespace modelcat::crawl {
 
 namespace {
 
+std::optional<uint64_t> key_offset(const format::FileHeader& h, std::string_view key) {
+    for (const auto& e : h.metadata)
+        if (e.key == key) return e.offset;
+    return std::nullopt;
+}
+
 // gguf-split writes split.no (0-based), split.count and split.tensors.count
 // (the total over all shards); every shard must agree with its name.
-void check_split_set(const std::vector<catalog::FileRecord>& shards) {
+void check_split_set(const std::vector<FileRecord>& shards) {
     const int64_t count = static_cast<int64_t>(shards.size());
     uint64_t tensors = 0;
     for (const auto& s : shards) tensors += s.header.tensors.size();
@@ -18,14 +26,14 @@ void check_split_set(const std::vector<catalog::FileRecord>& shards) {
         auto no = format::metadata_integer(s.header, "split.no");
         auto n = format::metadata_integer(s.header, "split.count");
         if (no && *no != i)
-            throw ModelError(s.location, std::nullopt, "split.no is " + std::to_string(*no) + " but the file name says shard " +
+            throw ModelError(s.location, key_offset(s.header, "split.no"), "split.no is " + std::to_string(*no) + " but the file name says shard " +
                                                            std::to_string(i + 1) + " of " + std::to_string(count));
         if (n && *n != count)
-            throw ModelError(s.location, std::nullopt, "split.count is " + std::to_string(*n) + " but the set has " +
+            throw ModelError(s.location, key_offset(s.header, "split.count"), "split.count is " + std::to_string(*n) + " but the set has " +
                                                            std::to_string(count) + " shards");
         if (i == 0 && !n) throw ModelError(s.location, std::nullopt, "first shard of a split set has no split.count");
         if (auto total = format::metadata_integer(s.header, "split.tensors.count"); total && static_cast<uint64_t>(*total) != tensors)
-            throw ModelError(s.location, std::nullopt, "split.tensors.count is " + std::to_string(*total) + " but the " +
+            throw ModelError(s.location, key_offset(s.header, "split.tensors.count"), "split.tensors.count is " + std::to_string(*total) + " but the " +
                                                            std::to_string(count) + " shards hold " + std::to_string(tensors) + " tensors");
     }
 }
@@ -33,7 +41,7 @@ void check_split_set(const std::vector<catalog::FileRecord>& shards) {
 // The index's weight_map must name exactly the shards' tensors, and its
 // total_size the bytes of their data.
 void check_checkpoint(const format::CheckpointIndex& idx, const std::string& index_location,
-                      const std::vector<catalog::FileRecord>& shards) {
+                      const std::vector<FileRecord>& shards) {
     uint64_t data = 0;
     std::set<std::string> seen;
     for (const auto& s : shards) {
@@ -49,28 +57,24 @@ void check_checkpoint(const format::CheckpointIndex& idx, const std::string& ind
                                                                 " but the index says " + it->second);
         }
     }
-    for (const auto& [name, shard] : idx.weight_map)
-        if (!seen.count(name))
-            throw ModelError(index_location, std::nullopt, "index maps tensor '" + name + "' to " + shard + ", which does not hold it");
+    for (const auto& [name, shard] : idx.weight_map) {
+        if (seen.count(name)) continue;
+        std::string path = "weight_map.";
+        format::append_json_string(path, name);
+        throw ModelError(index_location, std::nullopt, "index maps tensor '" + name + "' to " + shard + ", which does not hold it",
+                         path);
+    }
     if (idx.total_size && *idx.total_size != data)
         throw ModelError(index_location, std::nullopt, "metadata.total_size is " + std::to_string(*idx.total_size) +
-                                                           " but the shards hold " + std::to_string(data) + " bytes of tensor data");
+                                                           " but the shards hold " + std::to_string(data) + " bytes of tensor data",
+                         "metadata.total_size");
 }
 
 }  // namespace
 
-std::vector<std::string> all_files(const ModelPlan& plan) {
-    std::vector<std::string> files = plan.data_files;
-    if (plan.index) files.push_back(*plan.index);
-    if (plan.config) files.push_back(*plan.config);
-    return files;
-}
-
-void catalog_model(catalog::Catalog& catalog, int64_t crawl_id, const ModelPlan& plan, std::vector<catalog::FileRecord> files) {
-    std::vector<catalog::FileRecord> data(files.begin(), files.begin() + static_cast<std::ptrdiff_t>(plan.data_files.size()));
+void check_model_files(const ModelPlan& plan, const std::vector<FileRecord>& data) {
     if (plan.kind == ModelPlan::Kind::split_gguf) check_split_set(data);
     if (plan.parsed_index) check_checkpoint(*plan.parsed_index, *plan.index, data);
-    catalog.store_model(crawl_id, {plan.name, std::move(files)});
 }
 
 }  // namespace modelcat::crawl

@@ -1,23 +1,10 @@
 #pragma once
-// Small text helpers shared by the parsers and the catalogue: JSON escaping,
-// number formatting and the content hash of large arrays.
+// The content hash of headers and large arrays, and its hex form.
 #include <cstdint>
 #include <span>
 #include <string>
-#include <string_view>
-#include <vector>
 
 namespace modelcat::format {
-
-// Appends s as a JSON string literal; invalid UTF-8 bytes become U+FFFD so
-// the result is always valid JSON.
-void append_json_string(std::string& out, std::string_view s);
-
-// Shortest text that reads back as the same double; NaN/Inf become null.
-std::string json_number(double v);
-
-// "[4096,128256]"
-std::string json_dims(const std::vector<uint64_t>& dims);
 
 // A fast 64-bit content hash, dependency-free, good enough to show identical
 // tokenizers and headers: FNV's xor-multiply shape applied to 8-byte words

@@ -1,0 +1,40 @@
+#pragma once
+// Writes one model's rows in one transaction: the model, its files,
+// metadata, tensors, warnings, census, and the history event. It only
+// writes; every value was derived before (crawl/model_rows.hpp).
+#include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Statement.h>
+
+#include <cstdint>
+
+#include "catalog/rows.hpp"
+
+namespace modelcat::catalog {
+
+class ModelWriter {
+public:
+    explicit ModelWriter(SQLite::Database& db);
+    // Replaces whatever was catalogued at the model's location; returns model_id.
+    int64_t write(int64_t crawl_id, const ModelRows& rows);
+
+private:
+    struct Before {
+        int64_t file_bytes;
+        std::string policy_hash, census;
+    };
+    std::optional<Before> previous(const std::string& location);
+    void evict_moved_files(const ModelRows& rows);
+    int64_t upsert_model(int64_t crawl_id, const ModelRow& m);
+    void clear_children(int64_t model_id);
+    int64_t insert_file(int64_t crawl_id, int64_t model_id, const FileRow& f);
+    void insert_metadata(int64_t model_id, int64_t file_id, const format::MetadataEntry& e);
+    void insert_tensor(int64_t model_id, int64_t file_id, const TensorRow& t);
+    void insert_warning(int64_t crawl_id, int64_t model_id, const std::string& location, const format::Warning& w);
+    void insert_census(int64_t model_id, const CensusRow& c);
+    void record_event(int64_t crawl_id, int64_t model_id, const std::optional<Before>& before);
+
+    SQLite::Database& db_;
+    SQLite::Statement file_, metadata_, tensor_, warning_, census_;
+};
+
+}  // namespace modelcat::catalog

@@ -1,0 +1,68 @@
+#pragma once
+// The rows a model is stored as: derived by crawl (a pure function of the
+// files read), written as they are by the catalogue. Plain data.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "format/header.hpp"
+
+namespace modelcat::catalog {
+
+struct TensorRow {
+    std::string name;
+    std::optional<int64_t> layer;  // N of blk.N. / model.layers.N.
+    std::string kind;              // the name without its layer prefix
+    int64_t n_dims = 0;
+    std::string dims;              // JSON, the file's own order
+    int64_t n_elements = 0;
+    std::optional<int64_t> type_id;
+    std::string type_name;
+    int64_t offset = 0, bytes = 0;
+    std::optional<int64_t> expected_bytes;
+    std::optional<double> bits_per_weight;
+    int64_t info_offset = 0;
+};
+
+struct FileRow {
+    std::string location;
+    std::string role;  // data | index | config
+    int64_t shard = 0;
+    std::string format;
+    std::optional<int64_t> version, alignment;
+    std::optional<std::string> endianness;
+    int64_t size = 0, header_bytes = 0, data_start = 0, kv_count = 0, tensor_count = 0;
+    int64_t bytes_read = 0, requests = 0;
+    double read_ms = 0;
+    std::optional<int64_t> mtime_ns, inode, device;
+    std::optional<std::string> header_hash;
+    std::optional<std::string> etag, last_modified, sha256, final_url, revision;
+    std::optional<int64_t> http_status;
+    std::vector<format::MetadataEntry> metadata;
+    std::vector<TensorRow> tensors;
+    std::vector<format::Warning> warnings;
+};
+
+struct CensusRow {
+    std::optional<int64_t> type_id;
+    std::string type_name;
+    int64_t tensors = 0, params = 0, bytes = 0;
+    std::optional<double> bits_per_weight;
+};
+
+struct ModelRow {
+    std::string location, name, format;
+    std::optional<std::string> architecture;
+    std::optional<int64_t> file_type;
+    int64_t tensor_count = 0, kv_count = 0, params = 0, file_bytes = 0, header_bytes = 0;
+    std::string policy_hash, shape_hash;
+};
+
+struct ModelRows {
+    ModelRow model;
+    std::vector<FileRow> files;  // data files first, in shard order
+    std::vector<CensusRow> census;
+};
+
+}  // namespace modelcat::catalog

@@ -1,0 +1,28 @@
+#include "catalog/sql_values.hpp"
+
+#include <cstdint>
+#include <type_traits>
+
+namespace modelcat::catalog {
+
+void bind_metadata_value(SQLite::Statement& st, const char* name, const format::MetadataValue& v) {
+    std::visit(
+        [&](const auto& x) {
+            using T = std::decay_t<decltype(x)>;
+            if constexpr (std::is_same_v<T, uint64_t>) {
+                // SQLite integers are signed 64-bit; larger values are kept exactly as text
+                if (x > static_cast<uint64_t>(INT64_MAX)) st.bind(name, std::to_string(x));
+                else st.bind(name, static_cast<int64_t>(x));
+            } else if constexpr (std::is_same_v<T, bool>) {
+                st.bind(name, x ? 1 : 0);
+            } else if constexpr (std::is_same_v<T, format::ArraySummary>) {
+                if (x.json) st.bind(name, *x.json);
+                else st.bind(name);
+            } else {
+                st.bind(name, x);
+            }
+        },
+        v);
+}
+
+}  // namespace modelcat::catalog

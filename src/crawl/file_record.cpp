@@ -1,0 +1,54 @@
+#include "crawl/file_record.hpp"
+
+#include "crawl/hub.hpp"
+
+namespace modelcat::crawl {
+
+const char* role_name(FileRole role) {
+    switch (role) {
+        case FileRole::data: return "data";
+        case FileRole::index: return "index";
+        case FileRole::config: return "config";
+    }
+    return "data";
+}
+
+namespace {
+
+void record_answer(FileRecord& rec, const io::RangeReply& last, const ListedFile* listed) {
+    rec.identity.size = last.total_size.value_or(rec.header.file_size);
+    rec.identity.stat = last.stat;
+    if (last.stat) return;  // a local file: the stat triple is its identity
+    rec.identity.etag = last.etag;
+    rec.identity.sha256 = listed && listed->sha256 ? listed->sha256 : hub_sha256(last);
+    rec.remote = RemoteAnswer{last.etag, last.last_modified, last.final_url,
+                              listed ? listed->revision : std::nullopt, last.status};
+}
+
+}  // namespace
+
+FileRecord file_record(const std::string& location, FileRole role, format::FileHeader header, const ReadCost& cost,
+                       const io::RangeReply& last, const ListedFile* listed) {
+    FileRecord rec;
+    rec.location = location;
+    rec.role = role;
+    rec.header = std::move(header);
+    rec.cost = cost;
+    record_answer(rec, last, listed);
+    return rec;
+}
+
+FileRecord json_record(const std::string& location, FileRole role, const io::RangeReply& reply,
+                       std::vector<format::MetadataEntry> metadata) {
+    FileRecord rec;
+    rec.location = location;
+    rec.role = role;
+    rec.header.format = format::Format::json;
+    rec.header.file_size = rec.header.header_bytes = rec.header.data_start = reply.body.size();
+    rec.header.metadata = std::move(metadata);
+    rec.cost.add(reply);
+    record_answer(rec, reply, nullptr);
+    return rec;
+}
+
+}  // namespace modelcat::crawl

@@ -1,0 +1,64 @@
+#pragma once
+// One physical file as the crawl read it, and what identifies its content:
+// built in one place from the parsed header and the replies that carried it.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "format/header.hpp"
+#include "io/range_reader.hpp"
+
+namespace modelcat::crawl {
+
+enum class FileRole { data, index, config };
+const char* role_name(FileRole role);
+
+// What tells a file changed without reading it: the stat triple (local),
+// the ETag or the content's sha256 (remote).
+struct FileIdentity {
+    uint64_t size = 0;
+    std::optional<io::FileStat> stat;
+    std::optional<std::string> etag, sha256;
+};
+
+// A remote file's answer, as recorded.
+struct RemoteAnswer {
+    std::string etag, last_modified, final_url;
+    std::optional<std::string> revision;
+    long http_status = 0;
+};
+
+struct ReadCost {
+    uint64_t bytes = 0, requests = 0;
+    double ms = 0;
+    void add(const io::RangeReply& r) {
+        bytes += r.bytes;
+        requests += r.requests;
+    }
+};
+
+struct FileRecord {
+    std::string location;
+    FileRole role = FileRole::data;
+    format::FileHeader header;
+    ReadCost cost;
+    FileIdentity identity;
+    std::optional<RemoteAnswer> remote;
+};
+
+// What a listing says of a remote file before it is read.
+struct ListedFile {
+    uint64_t size = 0;
+    std::optional<std::string> sha256, revision;
+    std::optional<std::string> fetch_url;  // where to read it: pinned to the listing's commit
+};
+
+// The record of a file whose header was parsed from `last` (the final reply).
+FileRecord file_record(const std::string& location, FileRole role, format::FileHeader header, const ReadCost& cost,
+                       const io::RangeReply& last, const ListedFile* listed);
+
+// The record of a JSON side file read whole in `reply`; config.json's keys become metadata.
+FileRecord json_record(const std::string& location, FileRole role, const io::RangeReply& reply,
+                       std::vector<format::MetadataEntry> metadata);
+
+}  // namespace modelcat::crawl

@@ -1,0 +1,72 @@
+#include "crawl/hub.hpp"
+
+#include <algorithm>
+
+namespace modelcat::crawl {
+
+std::optional<HubInput> parse_hub_input(const std::string& s) {
+    if (!s.starts_with("hf://")) return std::nullopt;
+    HubInput h;
+    h.input = s;
+    std::string rest = s.substr(5);
+    size_t slash1 = rest.find('/');
+    if (slash1 == std::string::npos || slash1 == 0) return std::nullopt;
+    size_t slash2 = rest.find('/', slash1 + 1);
+    h.repo = rest.substr(0, slash2);
+    if (slash2 != std::string::npos) h.glob = rest.substr(slash2 + 1);
+    if (size_t at = h.repo.find('@'); at != std::string::npos) {
+        h.revision = h.repo.substr(at + 1);
+        h.repo = h.repo.substr(0, at);
+    }
+    if (h.repo.empty() || h.repo.back() == '/' || h.revision.empty()) return std::nullopt;
+    return h;
+}
+
+bool wanted_hub_file(const std::string& path) {
+    std::string base = path.substr(path.rfind('/') + 1);
+    return path.ends_with(".gguf") || path.ends_with(".safetensors") || base == "model.safetensors.index.json" ||
+           base == "config.json";
+}
+
+std::string hub_listing_url(const std::string& endpoint, const HubInput& hub) {
+    return endpoint + "/api/models/" + hub.repo + "/tree/" + hub.revision + "?recursive=true";
+}
+
+std::string hub_resolve_url(const std::string& endpoint, const std::string& repo, const std::string& revision,
+                            const std::string& path) {
+    return endpoint + "/" + repo + "/resolve/" + revision + "/" + path;
+}
+
+std::string hub_repo_or(const std::string& location, const std::string& fallback) {
+    size_t r = location.find("/resolve/");
+    size_t scheme = location.find("://");
+    if (r == std::string::npos || scheme == std::string::npos) return fallback;
+    size_t host_end = location.find('/', scheme + 3);
+    if (host_end == std::string::npos || host_end >= r) return fallback;
+    std::string repo = location.substr(host_end + 1, r - host_end - 1);
+    return std::count(repo.begin(), repo.end(), '/') == 1 ? repo : fallback;
+}
+
+const std::vector<std::string>& hub_redirect_headers() {
+    static const std::vector<std::string> names = {"x-linked-etag", "x-linked-size", "x-repo-commit"};
+    return names;
+}
+
+std::optional<std::string> hub_sha256(const io::RangeReply& reply) {
+    auto e = reply.first_hop_header("x-linked-etag");  // "sha256", quoted
+    if (!e) return std::nullopt;
+    std::string v = *e;
+    if (v.size() >= 2 && v.front() == '"') v = v.substr(1, v.size() - 2);
+    return v.size() == 64 ? std::optional(v) : std::nullopt;
+}
+
+std::optional<std::string> hub_commit(const io::RangeReply& reply) { return reply.first_hop_header("x-repo-commit"); }
+
+std::string failure_message(const io::RangeReply& reply, bool token_sent) {
+    const std::string what = reply.error.value_or("failed: " + reply.location);
+    if (reply.status != 401 && reply.status != 403) return what;
+    return "gated or private (HTTP " + std::to_string(reply.status) + "); " +
+           (token_sent ? "the token does not grant access" : "set HF_TOKEN or --token-file") + ": " + reply.location;
+}
+
+}  // namespace modelcat::crawl

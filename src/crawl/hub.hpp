@@ -1,0 +1,39 @@
+#pragma once
+// What modelcat knows about the Hugging Face Hub, in one place: hf:// inputs,
+// resolve/ URLs, the identity headers its redirects carry, and the advice a
+// refused request deserves.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/range_reader.hpp"
+
+namespace modelcat::crawl {
+
+// hf://owner/repo[@revision][/glob]
+struct HubInput {
+    std::string input, repo, revision = "main", glob;
+};
+std::optional<HubInput> parse_hub_input(const std::string& input);
+
+// The files of a repository the crawl reads: models, checkpoint indexes and configs.
+bool wanted_hub_file(const std::string& path);
+
+std::string hub_listing_url(const std::string& endpoint, const HubInput& hub);
+std::string hub_resolve_url(const std::string& endpoint, const std::string& repo, const std::string& revision,
+                            const std::string& path);
+
+// The owner/repo of a .../owner/repo/resolve/<rev>/... URL, else `fallback`.
+std::string hub_repo_or(const std::string& location, const std::string& fallback);
+
+// Headers the Hub puts on a resolve/ redirect, not on its target's answer.
+const std::vector<std::string>& hub_redirect_headers();
+// The content's sha256, from the redirect's X-Linked-Etag, when it is one.
+std::optional<std::string> hub_sha256(const io::RangeReply& reply);
+// The commit a listing or resolve/ answer names (X-Repo-Commit).
+std::optional<std::string> hub_commit(const io::RangeReply& reply);
+
+// A failed reply's message, with what to do about a refusal (401/403).
+std::string failure_message(const io::RangeReply& reply, bool token_sent);
+
+}  // namespace modelcat::crawl

@@ -1,0 +1,148 @@
+#include "crawl/model_rows.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "format/census.hpp"
+#include "format/content_hash.hpp"
+#include "format/json_text.hpp"
+#include "format/tensor_names.hpp"
+
+namespace modelcat::crawl {
+
+namespace {
+
+template <typename T>
+std::optional<int64_t> as_int(const std::optional<T>& v) {
+    return v ? std::optional<int64_t>(static_cast<int64_t>(*v)) : std::nullopt;
+}
+
+catalog::TensorRow tensor_row(const format::TensorInfo& t) {
+    format::TensorName tn = format::split_tensor_name(t.name);
+    catalog::TensorRow r;
+    r.name = t.name;
+    r.layer = as_int(tn.layer);
+    r.kind = std::move(tn.kind);
+    r.n_dims = static_cast<int64_t>(t.dims.size());
+    r.dims = format::json_dims(t.dims);
+    r.n_elements = static_cast<int64_t>(t.n_elements);
+    r.type_id = as_int(t.type_id);
+    r.type_name = t.type_name;
+    r.offset = static_cast<int64_t>(t.offset);
+    r.bytes = static_cast<int64_t>(t.bytes);
+    r.expected_bytes = as_int(t.expected_bytes);
+    if (t.n_elements) r.bits_per_weight = t.bytes * 8.0 / t.n_elements;
+    r.info_offset = static_cast<int64_t>(t.info_offset);
+    return r;
+}
+
+catalog::FileRow file_row(const FileRecord& f, int64_t shard) {
+    const format::FileHeader& h = f.header;
+    catalog::FileRow r;
+    r.location = f.location;
+    r.role = role_name(f.role);
+    r.shard = shard;
+    r.format = format::format_name(h.format);
+    if (h.format == format::Format::gguf) r.version = h.version;
+    if (h.format != format::Format::json) r.endianness = h.big_endian ? "big" : "little";
+    if (h.alignment) r.alignment = h.alignment;
+    r.size = static_cast<int64_t>(h.file_size);
+    r.header_bytes = static_cast<int64_t>(h.header_bytes);
+    r.data_start = static_cast<int64_t>(h.data_start);
+    r.kv_count = static_cast<int64_t>(h.format == format::Format::gguf ? h.declared_kv_count : h.metadata.size());
+    r.tensor_count = static_cast<int64_t>(h.tensors.size());
+    r.bytes_read = static_cast<int64_t>(f.cost.bytes);
+    r.requests = static_cast<int64_t>(f.cost.requests);
+    r.read_ms = f.cost.ms;
+    if (const auto& st = f.identity.stat) {
+        r.mtime_ns = st->mtime_ns;
+        r.inode = static_cast<int64_t>(st->inode);
+        r.device = static_cast<int64_t>(st->device);
+    }
+    if (f.role == FileRole::data) r.header_hash = format::hex64(h.header_hash);
+    if (const auto& a = f.remote) {
+        r.etag = a->etag;
+        r.last_modified = a->last_modified;
+        r.final_url = a->final_url;
+        r.http_status = a->http_status;
+        r.revision = a->revision;
+    }
+    r.sha256 = f.identity.sha256;
+    r.metadata = h.metadata;
+    for (const auto& t : h.tensors) r.tensors.push_back(tensor_row(t));
+    r.warnings = h.warnings;
+    return r;
+}
+
+// Two quants with the same (name, type) list share a policy; the layer-free
+// form compares (kind, type, count) so different models compare by shape.
+std::pair<std::string, std::string> policy_hashes(const std::vector<catalog::FileRow>& files) {
+    std::vector<std::string> exact;
+    std::map<std::string, uint64_t> shape;
+    for (const auto& f : files)
+        for (const auto& t : f.tensors) {
+            exact.push_back(t.name + '\x1f' + t.type_name);
+            ++shape[t.kind + '\x1f' + t.type_name];
+        }
+    std::sort(exact.begin(), exact.end());
+    format::ContentHash a, b;
+    for (const auto& s : exact) a.update({reinterpret_cast<const uint8_t*>(s.data()), s.size() + 1});  // + the NUL as separator
+    for (const auto& [k, n] : shape) {
+        b.update({reinterpret_cast<const uint8_t*>(k.data()), k.size() + 1});
+        b.update_u64le(n);
+    }
+    return {format::hex64(a.digest()), format::hex64(b.digest())};
+}
+
+std::vector<catalog::CensusRow> census_rows(const std::vector<FileRecord>& files) {
+    std::vector<const format::TensorInfo*> all;
+    for (const auto& f : files)
+        for (const auto& t : f.header.tensors) all.push_back(&t);
+    std::vector<catalog::CensusRow> rows;
+    for (const auto& e : format::census(all)) {
+        catalog::CensusRow c{as_int(e.type_id), e.type_name, static_cast<int64_t>(e.tensors),
+                             static_cast<int64_t>(e.params), static_cast<int64_t>(e.bytes), std::nullopt};
+        if (e.params) c.bits_per_weight = e.bytes * 8.0 / e.params;
+        rows.push_back(std::move(c));
+    }
+    return rows;
+}
+
+catalog::ModelRow model_row(const std::string& name, const std::vector<FileRecord>& files,
+                            const std::vector<catalog::FileRow>& rows) {
+    catalog::ModelRow m;
+    m.location = files.front().location;
+    m.name = name;
+    m.format = format::format_name(files.front().header.format);
+    m.file_type = format::metadata_integer(files.front().header, "general.file_type");
+    std::set<std::string> keys;
+    std::optional<std::string> config_model_type;
+    for (const auto& f : files) {
+        m.tensor_count += static_cast<int64_t>(f.header.tensors.size());
+        for (const auto& t : f.header.tensors) m.params += static_cast<int64_t>(t.n_elements);
+        if (f.role == FileRole::config) config_model_type = format::metadata_string(f.header, "model_type");
+        if (f.role != FileRole::data) continue;
+        m.file_bytes += static_cast<int64_t>(f.header.file_size);
+        m.header_bytes += static_cast<int64_t>(f.header.header_bytes);
+        for (const auto& e : f.header.metadata) keys.insert(e.key);
+        if (!m.architecture) m.architecture = format::metadata_string(f.header, "general.architecture");
+    }
+    if (!m.architecture) m.architecture = config_model_type;
+    m.kv_count = static_cast<int64_t>(keys.size());
+    std::tie(m.policy_hash, m.shape_hash) = policy_hashes(rows);
+    return m;
+}
+
+}  // namespace
+
+catalog::ModelRows derive_model_rows(const std::string& name, const std::vector<FileRecord>& files) {
+    catalog::ModelRows rows;
+    int64_t shard = 0;
+    for (const auto& f : files) rows.files.push_back(file_row(f, f.role == FileRole::data ? shard++ : 0));
+    rows.model = model_row(name, files, rows.files);
+    rows.census = census_rows(files);
+    return rows;
+}
+
+}  // namespace modelcat::crawl

@@ -1,0 +1,266 @@
+#include "crawl/pipeline.hpp"
+
+#include <chrono>
+
+#include "crawl/header_reader.hpp"
+#include "crawl/hub.hpp"
+#include "crawl/identity.hpp"
+#include "crawl/model_checks.hpp"
+#include "crawl/model_rows.hpp"
+#include "format/checkpoint.hpp"
+#include "io/io_error.hpp"
+
+namespace modelcat::crawl {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+bool is_url(const std::string& location) { return location.find("://") != std::string::npos; }
+
+// What changes when a file is rewritten under us: the ETag, or locally the stat.
+std::string version_of(const io::RangeReply& r) {
+    if (r.stat) return std::to_string(r.stat->mtime_ns) + "/" + std::to_string(r.stat->size);
+    return r.etag;
+}
+
+}  // namespace
+
+struct ModelPipeline::Job {
+    ModelPlan plan;
+    std::vector<std::string> files;                // all_files(plan): data files, then index and config
+    std::vector<std::optional<FileRecord>> read;   // one per file
+    size_t pending = 0;
+    bool known = false, finished = false;
+    ModelOutcome outcome;
+};
+
+struct ModelPipeline::FileRead {
+    FileRead(const std::string& location, HeaderReadOptions options, size_t i, bool again)
+        : assembler(location, std::move(options)), index(i), restarted(again) {}
+    HeaderAssembler assembler;
+    size_t index;
+    bool restarted;
+    ReadCost cost;
+    std::string version;  // of the first reply
+    Clock::time_point started = Clock::now();
+};
+
+ModelPipeline::ModelPipeline(catalog::Catalog& catalog, int64_t crawl_id, io::RangeReader& reader,
+                             PipelineOptions options, const KnownFiles& known, std::function<void(ModelOutcome)> account)
+    : catalog_(catalog), crawl_id_(crawl_id), reader_(reader), options_(std::move(options)), known_(known),
+      account_(std::move(account)) {}
+
+ModelPipeline::~ModelPipeline() = default;
+
+void ModelPipeline::run(std::vector<ModelPlan> plans) {
+    for (auto& p : plans) queue_.push_back(std::move(p));
+    start_next();
+    reader_.run();
+    catalog_.mark_checked(crawl_id_, checked_);
+    checked_.clear();
+}
+
+// Iterative: a model that completes at once (unchanged, failed) lands here
+// again from done(), which only returns, so 10,000 of them never nest.
+void ModelPipeline::start_next() {
+    if (starting_) return;
+    starting_ = true;
+    while (in_flight_ < options_.models_in_flight && !queue_.empty()) {
+        ModelPlan plan = std::move(queue_.front());
+        queue_.pop_front();
+        ++in_flight_;
+        start(std::move(plan));
+    }
+    starting_ = false;
+}
+
+void ModelPipeline::start(ModelPlan plan) {
+    auto job = std::make_shared<Job>();
+    job->files = all_files(plan);
+    job->plan = std::move(plan);
+    job->read.resize(job->files.size());
+    job->outcome.location = job->files.empty() ? std::string() : job->files.front();
+    job->known = catalog_.stored_file(job->outcome.location).has_value();
+    if (options_.force) read_all(job);
+    else check_unchanged(job);
+}
+
+// What can be known of a file without a request: a stat, a listing's sha256,
+// or the answer that brought a JSON file while planning.
+std::optional<FileIdentity> ModelPipeline::identity_now(const std::string& location) const {
+    if (!is_url(location)) return local_identity(location);
+    if (auto it = known_.listed.find(location); it != known_.listed.end() && it->second.sha256)
+        return FileIdentity{it->second.size, std::nullopt, std::nullopt, it->second.sha256};
+    if (auto it = known_.fetched.find(location); it != known_.fetched.end() && it->second.ok())
+        return FileIdentity{it->second.body.size(), std::nullopt, it->second.etag, std::nullopt};
+    return std::nullopt;
+}
+
+void ModelPipeline::check_unchanged(const JobPtr& job) {
+    ModelSameness s = compare_model(catalog_, job->files, [this](const std::string& f) { return identity_now(f); });
+    switch (s.result) {
+        case Sameness::same: return unchanged(job);
+        case Sameness::changed: return read_all(job);
+        case Sameness::ask: return ask_server(job, std::move(s.to_ask));
+    }
+}
+
+// One conditional 1-byte request per file: a 304, or the same ETag, is unchanged.
+void ModelPipeline::ask_server(const JobPtr& job, std::vector<std::pair<std::string, std::string>> to_ask) {
+    auto answers = std::make_shared<size_t>(to_ask.size());
+    auto changed = std::make_shared<bool>(false);
+    for (const auto& [location, etag] : to_ask) {
+        io::RangeRequest r = request(location, 0, 1);
+        r.if_none_match = etag;
+        reader_.submit(std::move(r), [this, job, answers, changed, etag](io::RangeReply reply) {
+            job->outcome.requests += reply.requests;
+            job->outcome.bytes_read += reply.bytes;
+            if (!(reply.status == 304 || (reply.ok() && reply.etag == etag))) *changed = true;
+            if (--*answers > 0) return;
+            if (*changed) read_all(job);
+            else unchanged(job);
+        });
+    }
+}
+
+void ModelPipeline::unchanged(const JobPtr& job) {
+    checked_.insert(checked_.end(), job->files.begin(), job->files.end());
+    job->outcome.status = ModelStatus::unchanged;
+    job->outcome.files = job->files.size();
+    done(job);
+}
+
+void ModelPipeline::read_all(const JobPtr& job) {
+    job->pending = job->files.size();
+    if (job->pending == 0) return finish(job);
+    for (size_t i = 0; i < job->files.size(); ++i) {
+        if (i < job->plan.data_files.size()) read_data(job, i, false);
+        else read_json(job, i);
+    }
+}
+
+void ModelPipeline::read_data(const JobPtr& job, size_t index, bool restarted) {
+    const std::string& location = job->files[index];
+    HeaderReadOptions ro;
+    ro.limits = options_.limits;
+    ro.first_read = location.ends_with(".safetensors") ? options_.first_read_safetensors : options_.first_read_gguf;
+    auto fr = std::make_shared<FileRead>(location, ro, index, restarted);
+    ByteRange first = fr->assembler.first_read();
+    reader_.submit(request(location, first.offset, first.length),
+                   [this, job, fr](io::RangeReply reply) { on_range(job, fr, std::move(reply)); });
+}
+
+void ModelPipeline::on_range(const JobPtr& job, const std::shared_ptr<FileRead>& fr, io::RangeReply reply) {
+    if (job->finished) return;
+    fr->cost.add(reply);
+    job->outcome.requests += reply.requests;
+    job->outcome.bytes_read += reply.bytes;
+    const std::string& location = job->files[fr->index];
+    auto fail_here = [&](std::optional<uint64_t> offset, const std::string& msg) { fail(job, {location, offset, "", msg}); };
+    if (!reply.ok()) return fail_here(std::nullopt, failure_message(reply, sends_token(reply.location)));
+    if (!reply.total_size) return fail_here(std::nullopt, "the server did not say the file's size: " + reply.location);
+    // A file that changes under us, or disagrees with its listing, is read again once from scratch.
+    std::string problem;
+    auto listed = known_.listed.find(location);
+    if (listed != known_.listed.end() && *reply.total_size != listed->second.size)
+        problem = "Content-Range says " + std::to_string(*reply.total_size) + " bytes but the Hub listing says " +
+                  std::to_string(listed->second.size);
+    else if (!fr->version.empty() && version_of(reply) != fr->version)
+        problem = "the file changed while being read (" + fr->version + ", then " + version_of(reply) + ")";
+    if (!problem.empty()) {
+        if (fr->restarted) return fail_here(std::nullopt, problem + ": " + reply.location);
+        return read_data(job, fr->index, true);
+    }
+    if (fr->version.empty()) fr->version = version_of(reply);
+    std::optional<ByteRange> next;
+    try {
+        next = fr->assembler.add(std::move(reply.body), *reply.total_size);
+    } catch (const format::FormatError& e) {
+        return fail(job, {location, e.offset(), e.json_path(), e.what()});
+    }
+    if (next)
+        return reader_.submit(request(location, next->offset, next->length),
+                              [this, job, fr](io::RangeReply r) { on_range(job, fr, std::move(r)); });
+    fr->cost.ms = std::chrono::duration<double, std::milli>(Clock::now() - fr->started).count();
+    const ListedFile* listing = listed == known_.listed.end() ? nullptr : &listed->second;
+    file_done(job, fr->index, file_record(location, FileRole::data, fr->assembler.take(), fr->cost, reply, listing));
+}
+
+// index.json and config.json: fetched while planning when remote, else read whole now.
+void ModelPipeline::read_json(const JobPtr& job, size_t index) {
+    const std::string& location = job->files[index];
+    if (auto it = known_.fetched.find(location); it != known_.fetched.end()) return json_done(job, index, it->second);
+    reader_.submit(request(location, 0, 0), [this, job, index](io::RangeReply reply) {
+        if (job->finished) return;
+        json_done(job, index, reply);
+    });
+}
+
+void ModelPipeline::json_done(const JobPtr& job, size_t index, const io::RangeReply& reply) {
+    const std::string& location = job->files[index];
+    const bool is_index = job->plan.index && location == *job->plan.index;
+    if (!reply.ok()) return fail(job, {location, std::nullopt, "", failure_message(reply, sends_token(reply.location))});
+    std::vector<format::MetadataEntry> metadata;
+    try {
+        if (is_index) metadata = job->plan.parsed_index->metadata;
+        else metadata = format::parse_model_config(reply.body);
+    } catch (const format::FormatError& e) {
+        return fail(job, {location, e.offset(), e.json_path(), e.what()});
+    }
+    file_done(job, index, json_record(location, is_index ? FileRole::index : FileRole::config, reply, std::move(metadata)));
+}
+
+void ModelPipeline::file_done(const JobPtr& job, size_t index, FileRecord record) {
+    job->outcome.tensors += record.header.tensors.size();
+    job->outcome.warnings += record.header.warnings.size();
+    if (record.role != FileRole::data) {  // costs of JSON fetched while planning count here
+        job->outcome.requests += record.cost.requests;
+        job->outcome.bytes_read += record.cost.bytes;
+    }
+    job->read[index] = std::move(record);
+    if (--job->pending == 0) finish(job);
+}
+
+void ModelPipeline::finish(const JobPtr& job) {
+    if (job->finished) return;
+    std::vector<FileRecord> files;
+    for (auto& r : job->read) files.push_back(std::move(*r));
+    try {
+        check_model_files(job->plan, {files.begin(), files.begin() + static_cast<std::ptrdiff_t>(job->plan.data_files.size())});
+    } catch (const ModelError& e) {
+        return fail(job, {e.location, e.offset, e.json_path, e.what()});
+    }
+    job->outcome.files = files.size();
+    catalog_.write_model(crawl_id_, derive_model_rows(job->plan.name, files));  // a database error propagates
+    job->outcome.status = job->known ? ModelStatus::changed : ModelStatus::added;
+    done(job);
+}
+
+void ModelPipeline::fail(const JobPtr& job, Failure failure) {
+    if (job->finished) return;
+    if (job->plan.data_files.size() > 1) failure.message = "model '" + job->plan.name + "': " + failure.message;
+    catalog_.record_error(crawl_id_, failure.location, failure.offset, failure.reason());
+    job->outcome.location = failure.location;
+    job->outcome.status = ModelStatus::failed;
+    job->outcome.failure = std::move(failure);
+    done(job);
+}
+
+void ModelPipeline::done(const JobPtr& job) {
+    job->finished = true;
+    account_(job->outcome);
+    --in_flight_;
+    start_next();
+}
+
+bool ModelPipeline::sends_token(const std::string& url) const { return options_.sends_token && options_.sends_token(url); }
+
+io::RangeRequest ModelPipeline::request(const std::string& location, uint64_t offset, uint64_t length) const {
+    io::RangeRequest r{location, offset, length};
+    if (auto it = known_.listed.find(location); it != known_.listed.end() && it->second.fetch_url) r.location = *it->second.fetch_url;
+    r.with_token = sends_token(r.location);
+    return r;
+}
+
+}  // namespace modelcat::crawl

@@ -1,0 +1,82 @@
+#pragma once
+// The one model pipeline, for local and remote inputs alike: for each
+// planned model, the identity check (unchanged: nothing read), the header
+// reads through an io::RangeReader, the checks that its files form a whole,
+// the derived rows, and one write. Many models are in flight at once; a bad
+// model costs only itself, a database error stops the crawl (it propagates).
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.hpp"
+#include "crawl/file_record.hpp"
+#include "crawl/outcome.hpp"
+#include "crawl/plan.hpp"
+#include "format/header.hpp"
+#include "io/range_reader.hpp"
+
+namespace modelcat::crawl {
+
+struct PipelineOptions {
+    format::Limits limits;
+    uint64_t first_read_gguf = 64 << 10;         // a GGUF's first read; then what the parser estimates
+    uint64_t first_read_safetensors = 64 << 10;  // a safetensors file's first read
+    bool force = false;                          // re-read unchanged files too
+    size_t models_in_flight = 16;
+    std::function<bool(const std::string&)> sends_token;  // whether a URL gets the Hub token
+};
+
+// What is known of remote files before they are read: listings and the
+// JSON files fetched while planning (read once, used by the model).
+struct KnownFiles {
+    std::map<std::string, ListedFile> listed;
+    std::map<std::string, io::RangeReply> fetched;
+};
+
+class ModelPipeline {
+public:
+    ModelPipeline(catalog::Catalog& catalog, int64_t crawl_id, io::RangeReader& reader, PipelineOptions options,
+                  const KnownFiles& known, std::function<void(ModelOutcome)> account);
+    ~ModelPipeline();
+    // Runs every model to its outcome.
+    void run(std::vector<ModelPlan> plans);
+
+private:
+    struct Job;
+    struct FileRead;
+    using JobPtr = std::shared_ptr<Job>;
+
+    void start_next();
+    void start(ModelPlan plan);
+    std::optional<FileIdentity> identity_now(const std::string& location) const;
+    void check_unchanged(const JobPtr& job);
+    void ask_server(const JobPtr& job, std::vector<std::pair<std::string, std::string>> to_ask);
+    void unchanged(const JobPtr& job);
+    void read_all(const JobPtr& job);
+    void read_data(const JobPtr& job, size_t index, bool restarted);
+    void on_range(const JobPtr& job, const std::shared_ptr<FileRead>& fr, io::RangeReply reply);
+    void read_json(const JobPtr& job, size_t index);
+    void json_done(const JobPtr& job, size_t index, const io::RangeReply& reply);
+    void file_done(const JobPtr& job, size_t index, FileRecord record);
+    void finish(const JobPtr& job);
+    void fail(const JobPtr& job, Failure failure);
+    void done(const JobPtr& job);
+    io::RangeRequest request(const std::string& location, uint64_t offset, uint64_t length) const;
+    bool sends_token(const std::string& url) const;
+
+    catalog::Catalog& catalog_;
+    int64_t crawl_id_;
+    io::RangeReader& reader_;
+    PipelineOptions options_;
+    const KnownFiles& known_;
+    std::function<void(ModelOutcome)> account_;
+    std::deque<ModelPlan> queue_;
+    size_t in_flight_ = 0;
+    bool starting_ = false;
+    std::vector<std::string> checked_;  // files seen unchanged, recorded together at the end
+};
+
+}  // namespace modelcat::crawl

@@ -1,0 +1,144 @@
+#include "crawl/remote_inputs.hpp"
+
+#include <fnmatch.h>
+
+#include <set>
+
+#include "crawl/hub.hpp"
+#include "format/hub_listing.hpp"
+#include "io/io_error.hpp"
+
+namespace modelcat::crawl {
+
+namespace {
+
+// Plans from what the listings and JSON fetches found.
+class FetchedLocator final : public Locator {
+public:
+    explicit FetchedLocator(const KnownFiles& known) : known_(known) {}
+    std::set<std::string> exist;
+    bool exists(const std::string& location) const override { return exist.count(location) > 0; }
+    std::string read_text(const std::string& location) const override {
+        auto it = known_.fetched.find(location);
+        if (it == known_.fetched.end() || !it->second.ok()) throw io::IoError(location + ": could not be fetched");
+        return std::string(it->second.body.begin(), it->second.body.end());
+    }
+
+private:
+    const KnownFiles& known_;
+};
+
+class RemotePlanner {
+public:
+    RemotePlanner(io::RangeReader& reader, const std::string& endpoint, const std::function<bool(const std::string&)>& sends_token)
+        : reader_(reader), endpoint_(endpoint), sends_token_(sends_token) {}
+    RemotePlan plan(const std::vector<std::string>& inputs);
+
+private:
+    void list_hub(const HubInput& hub, const std::string& url);
+    void add_listing(const HubInput& hub, const io::RangeReply& reply);
+    void fetch_json(const std::string& url, bool optional);
+    io::RangeRequest whole(const std::string& url) const {
+        io::RangeRequest r{url, 0, 0};
+        r.with_token = sends_token_(url);
+        return r;
+    }
+
+    io::RangeReader& reader_;
+    std::string endpoint_;
+    const std::function<bool(const std::string&)>& sends_token_;
+    RemotePlan out_;
+    std::vector<InputProblem> problems_;
+};
+
+void RemotePlanner::list_hub(const HubInput& hub, const std::string& url) {
+    reader_.submit(whole(url), [this, hub](io::RangeReply reply) {
+        if (!reply.ok()) return problems_.push_back({hub.input, failure_message(reply, sends_token_(reply.location))});
+        add_listing(hub, reply);
+    });
+}
+
+void RemotePlanner::add_listing(const HubInput& hub, const io::RangeReply& reply) {
+    std::vector<format::HubFile> files;
+    try {
+        files = format::parse_hub_listing(reply.body);
+    } catch (const format::FormatError& e) {
+        std::string at = e.json_path().empty() ? "" : "at " + e.json_path() + ": ";
+        return problems_.push_back({hub.input, at + e.what() + ": " + reply.location});
+    }
+    const std::string pinned = hub_commit(reply).value_or(hub.revision);
+    for (const auto& f : files) {
+        if (!wanted_hub_file(f.path)) continue;
+        if (!hub.glob.empty() && fnmatch(hub.glob.c_str(), f.path.c_str(), 0) != 0 && !f.path.ends_with("config.json") &&
+            !f.path.ends_with(".index.json"))
+            continue;
+        out_.known.listed[hub_resolve_url(endpoint_, hub.repo, hub.revision, f.path)] =
+            ListedFile{f.size, f.sha256, pinned, hub_resolve_url(endpoint_, hub.repo, pinned, f.path)};
+    }
+    if (auto next = reply.link_next) list_hub(hub, *next);
+}
+
+void RemotePlanner::fetch_json(const std::string& url, bool optional) {
+    auto it = out_.known.listed.find(url);
+    io::RangeRequest r = whole(it != out_.known.listed.end() && it->second.fetch_url ? *it->second.fetch_url : url);
+    reader_.submit(r, [this, url, optional](io::RangeReply reply) {
+        if (reply.ok() && reply.status == 200) out_.known.fetched[url] = std::move(reply);
+        else if (!(optional && reply.missing())) out_.known.fetched[url] = std::move(reply);  // fails when planned
+    });
+}
+
+RemotePlan RemotePlanner::plan(const std::vector<std::string>& inputs) {
+    std::vector<std::string> urls;
+    for (const auto& in : inputs) {
+        if (auto hub = parse_hub_input(in)) {
+            out_.gone_scopes.push_back(endpoint_ + "/" + hub->repo + "/resolve/" + hub->revision);
+            list_hub(*hub, hub_listing_url(endpoint_, *hub));
+        } else if (in.starts_with("hf://")) {
+            problems_.push_back({in, "not an hf://owner/repo[@revision][/glob] input"});
+        } else {
+            urls.push_back(in);
+        }
+    }
+    reader_.run();  // listings, and their next pages
+    for (const auto& [location, info] : out_.known.listed) urls.push_back(location);
+    // index.json files, and config.json beside them (or beside a lone model.safetensors)
+    for (const auto& u : urls) {
+        bool index = u.ends_with(".safetensors.index.json");
+        if (index) fetch_json(u, false);
+        if (!index && !u.ends_with("/model.safetensors")) continue;
+        std::string config = sibling(u, "config.json");
+        bool listed = out_.known.listed.count(config) > 0;
+        if (listed || !out_.known.listed.count(u)) fetch_json(config, !listed);
+    }
+    reader_.run();
+    FetchedLocator locator(out_.known);
+    locator.exist.insert(urls.begin(), urls.end());
+    for (auto it = out_.known.fetched.begin(); it != out_.known.fetched.end();) {
+        if (it->second.ok() && it->second.status == 200) {
+            locator.exist.insert(it->first);
+            ++it;
+            continue;
+        }
+        locator.exist.erase(it->first);
+        problems_.push_back({it->first, failure_message(it->second, sends_token_(it->second.location))});
+        it = out_.known.fetched.erase(it);
+    }
+    std::vector<std::string> files;
+    for (const auto& u : urls)
+        if (!u.ends_with("/config.json") && locator.exist.count(u)) files.push_back(u);
+    out_.plan = plan_crawl(files, problems_, locator);
+    return std::move(out_);
+}
+
+}  // namespace
+
+bool is_remote_input(const std::string& input) {
+    return input.starts_with("http://") || input.starts_with("https://") || input.starts_with("hf://");
+}
+
+RemotePlan plan_remote(io::RangeReader& reader, const std::vector<std::string>& inputs, const std::string& hf_endpoint,
+                       const std::function<bool(const std::string&)>& sends_token) {
+    return RemotePlanner(reader, hf_endpoint, sends_token).plan(inputs);
+}
+
+}  // namespace modelcat::crawl

@@ -1,0 +1,18 @@
+#pragma once
+// Range reads of http(s):// URLs through HttpFetcher's event loop.
+#include "io/http_fetcher.hpp"
+#include "io/range_reader.hpp"
+
+namespace modelcat::io {
+
+class HttpReader final : public RangeReader {
+public:
+    explicit HttpReader(HttpOptions options) : fetcher_(std::move(options)) {}
+    void submit(RangeRequest request, std::function<void(RangeReply)> on_done) override;
+    void run() override { fetcher_.run(); }
+
+private:
+    HttpFetcher fetcher_;
+};
+
+}  // namespace modelcat::io

@@ -1,0 +1,87 @@
+#include "io/local_reader.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "io/io_error.hpp"
+#include "io/local_file.hpp"
+
+namespace modelcat::io {
+
+LocalReader::LocalReader(unsigned threads, uint64_t max_whole_file) : max_whole_file_(max_whole_file) {
+    for (unsigned i = 0; i < std::max(1u, threads); ++i) threads_.emplace_back([this] { work(); });
+}
+
+LocalReader::~LocalReader() {
+    {
+        std::lock_guard lock(mu_);
+        stopping_ = true;
+    }
+    has_work_.notify_all();
+    for (auto& t : threads_) t.join();
+}
+
+void LocalReader::submit(RangeRequest request, std::function<void(RangeReply)> on_done) {
+    {
+        std::lock_guard lock(mu_);
+        todo_.push_back({std::move(request), std::move(on_done), {}});
+        ++pending_;
+    }
+    has_work_.notify_one();
+}
+
+void LocalReader::run() {
+    std::unique_lock lock(mu_);
+    while (pending_ > 0) {
+        has_done_.wait(lock, [&] { return !done_.empty(); });
+        Job job = std::move(done_.front());
+        done_.pop_front();
+        --pending_;
+        lock.unlock();
+        job.on_done(std::move(job.reply));  // may submit more
+        lock.lock();
+    }
+}
+
+void LocalReader::work() {
+    std::unique_lock lock(mu_);
+    for (;;) {
+        has_work_.wait(lock, [&] { return stopping_ || !todo_.empty(); });
+        if (stopping_) return;
+        Job job = std::move(todo_.front());
+        todo_.pop_front();
+        lock.unlock();
+        job.reply = read(job.request);
+        lock.lock();
+        done_.push_back(std::move(job));
+        has_done_.notify_one();
+    }
+}
+
+RangeReply LocalReader::read(const RangeRequest& req) const {
+    RangeReply r;
+    r.location = r.final_url = req.location;
+    try {
+        LocalFile f(req.location);
+        r.stat = f.stat();
+        r.total_size = f.size();
+        uint64_t length = req.length;
+        if (length == 0) {
+            if (f.size() > max_whole_file_)
+                throw IoError(req.location + ": " + std::to_string(f.size()) + " bytes is more than the cap of " +
+                              std::to_string(max_whole_file_) + " for a JSON file");
+            length = f.size();
+        }
+        f.read(req.offset, length, r.body);
+        r.status = 206;
+        r.requests = static_cast<uint32_t>(f.requests());
+        r.bytes = f.bytes_read();
+    } catch (const IoError& e) {
+        r.error = e.what();
+        std::error_code ec;
+        if (!std::filesystem::exists(std::filesystem::symlink_status(req.location, ec))) r.status = 404;
+    }
+    return r;
+}
+
+}  // namespace modelcat::io

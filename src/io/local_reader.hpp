@@ -1,0 +1,42 @@
+#pragma once
+// Local files read by a small pool of threads (pread), so a crawl keeps
+// several reads in flight; completions are handed back to run()'s thread.
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "io/range_reader.hpp"
+
+namespace modelcat::io {
+
+class LocalReader final : public RangeReader {
+public:
+    explicit LocalReader(unsigned threads, uint64_t max_whole_file = 64ull << 20);
+    ~LocalReader() override;
+    LocalReader(const LocalReader&) = delete;
+    LocalReader& operator=(const LocalReader&) = delete;
+
+    void submit(RangeRequest request, std::function<void(RangeReply)> on_done) override;
+    void run() override;
+
+private:
+    struct Job {
+        RangeRequest request;
+        std::function<void(RangeReply)> on_done;
+        RangeReply reply;
+    };
+    void work();
+    RangeReply read(const RangeRequest& request) const;
+
+    uint64_t max_whole_file_;
+    std::mutex mu_;
+    std::condition_variable has_work_, has_done_;
+    std::deque<Job> todo_, done_;
+    size_t pending_ = 0;  // submitted and not yet handed back
+    bool stopping_ = false;
+    std::vector<std::thread> threads_;
+};
+
+}  // namespace modelcat::io

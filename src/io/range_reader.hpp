@@ -1,0 +1,53 @@
+#pragma once
+// Asynchronous reads of byte ranges, local or remote, behind one interface:
+// the crawl's model pipeline submits reads with a callback and drives them
+// with run(); callbacks run on the caller's thread, inside run(), and may
+// submit more. Local files complete on a small thread pool, HTTP(S) URLs on
+// libcurl's multi interface.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "io/byte_buffer.hpp"
+#include "io/file_stat.hpp"
+
+namespace modelcat::io {
+
+struct RangeRequest {
+    std::string location;  // a path or an http(s):// URL
+    uint64_t offset = 0;
+    uint64_t length = 0;   // 0: the whole (small) file, capped by the reader
+    std::optional<std::string> if_none_match = std::nullopt;  // remote: an ETag; a 304 answers "unchanged"
+    bool with_token = false;  // remote: send the reader's token (the caller decides which hosts get it)
+};
+
+struct RangeReply {
+    std::string location;                // as requested
+    long status = 0;                     // HTTP status (206, 200, 304, 404 ...); local files: 206, or 404 when missing
+    ByteBuffer body;                     // the bytes read
+    std::optional<uint64_t> total_size;  // the whole file's size
+    std::optional<FileStat> stat;        // local files: what fstat said before reading
+    std::string etag, last_modified, final_url;
+    std::vector<std::pair<std::string, std::string>> first_hop;  // remote: headers kept from a redirect's first answer
+    std::optional<std::string> link_next;  // remote: Link: <URL>; rel="next" (paged listings)
+    std::optional<std::string> error;    // what went wrong, ending with ": location"
+    uint32_t requests = 0;               // reads or HTTP requests spent, retries and redirect hops included
+    uint64_t bytes = 0;                  // body bytes received
+    bool ok() const { return !error; }
+    bool missing() const { return status == 404; }
+    // The value of a header kept from the first hop, if present.
+    std::optional<std::string> first_hop_header(const std::string& name) const;
+};
+
+class RangeReader {
+public:
+    virtual ~RangeReader() = default;
+    virtual void submit(RangeRequest request, std::function<void(RangeReply)> on_done) = 0;
+    // Drives every read, including those submitted from callbacks, until none remain.
+    virtual void run() = 0;
+};
+
+}  // namespace modelcat::io
