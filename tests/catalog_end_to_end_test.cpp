@@ -238,3 +238,33 @@ TEST(HostileBatch, OnlyTheHostileFilesFailUnderAMemoryLimit) {
 }
 
 }  // namespace
+
+namespace {
+
+// A database error (here a trigger refusing one model's tensors, as a full
+// disk or an I/O error would refuse a write) is not that model's failure: the
+// crawl stops with exit 2 and the catalogue keeps every model committed before.
+TEST(DatabaseErrors, StopTheCrawlWithExitTwoAndLeaveTheCatalogueIntact) {
+    test::TempDir tmp;
+    fs::path store = tmp / "store", db = tmp / "catalog.db";
+    fs::create_directories(store);
+    kit::llama31_quant("Q4_K_M").write(store / "a.gguf");
+    ASSERT_EQ(test::run_modelcat("crawl --quiet --db " + db.string() + " " + (store / "a.gguf").string()).exit_code, 0);
+    kit::llama31_quant("Q8_0").write(store / "b.gguf");
+    {
+        SQLite::Database d(db.string(), SQLite::OPEN_READWRITE);
+        d.exec("CREATE TRIGGER refuse BEFORE INSERT ON tensors WHEN NEW.name = 'output.weight'"
+               " BEGIN SELECT RAISE(ABORT, 'simulated write failure'); END");
+    }
+    test::CommandResult r = test::run_modelcat("crawl --db " + db.string() + " " + store.string());
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("modelcat: database " + db.string() + ": simulated write failure"), std::string::npos) << r.err;
+    SQLite::Database d(db.string());
+    EXPECT_EQ(d.execAndGet("PRAGMA integrity_check").getString(), "ok");
+    EXPECT_EQ(d.execAndGet("SELECT group_concat(name) FROM models").getString(), "a");
+    EXPECT_EQ(d.execAndGet("SELECT count(*) FROM tensors").getInt(), 292);
+    EXPECT_EQ(d.execAndGet("SELECT count(*) FROM errors").getInt(), 0);  // not recorded as a bad file
+    EXPECT_TRUE(d.execAndGet("SELECT finished_at FROM crawls ORDER BY crawl_id DESC LIMIT 1").isNull());
+}
+
+}  // namespace

@@ -149,6 +149,32 @@ TEST_P(GgufRoundTrip, HashesIgnoreVersionAndByteOrder) {
               std::get<format::ArraySummary>(entry(h, "a.str").value).content_hash);
 }
 
+// Every key, value and tensor, field by field.
+void expect_same_header(const format::FileHeader& h, const format::FileHeader& ref) {
+    ASSERT_EQ(h.metadata.size(), ref.metadata.size());
+    for (size_t i = 0; i < h.metadata.size(); ++i) {
+        SCOPED_TRACE(ref.metadata[i].key);
+        EXPECT_EQ(h.metadata[i].key, ref.metadata[i].key);
+        EXPECT_EQ(h.metadata[i].type, ref.metadata[i].type);
+        EXPECT_EQ(h.metadata[i].offset, ref.metadata[i].offset);
+        EXPECT_TRUE(h.metadata[i].value == ref.metadata[i].value);
+    }
+    ASSERT_EQ(h.tensors.size(), ref.tensors.size());
+    for (size_t i = 0; i < h.tensors.size(); ++i) {
+        SCOPED_TRACE(ref.tensors[i].name);
+        EXPECT_EQ(h.tensors[i].name, ref.tensors[i].name);
+        EXPECT_EQ(h.tensors[i].dims, ref.tensors[i].dims);
+        EXPECT_EQ(h.tensors[i].type_id, ref.tensors[i].type_id);
+        EXPECT_EQ(h.tensors[i].offset, ref.tensors[i].offset);
+        EXPECT_EQ(h.tensors[i].bytes, ref.tensors[i].bytes);
+        EXPECT_EQ(h.tensors[i].info_offset, ref.tensors[i].info_offset);
+    }
+    EXPECT_EQ(h.data_start, ref.data_start);
+    EXPECT_EQ(h.header_bytes, ref.header_bytes);
+    EXPECT_EQ(h.alignment, ref.alignment);
+    EXPECT_EQ(h.warnings.size(), ref.warnings.size());
+}
+
 TEST_P(GgufRoundTrip, EveryPrefixAsksForMoreThenParsesTheSame) {
     const Variant v = GetParam();
     GgufWriter w = every_value_type(v.version, v.endian, v.alignment);
@@ -164,9 +190,7 @@ TEST_P(GgufRoundTrip, EveryPrefixAsksForMoreThenParsesTheSame) {
     format::ParseResult r = format::parse_gguf(std::span(bytes).first(w.header_end()), w.file_size());
     ASSERT_TRUE(std::holds_alternative<format::FileHeader>(r));
     const auto& h = std::get<format::FileHeader>(r);
-    EXPECT_EQ(h.tensors.size(), full.tensors.size());
-    EXPECT_EQ(h.metadata.size(), full.metadata.size());
-    EXPECT_EQ(h.data_start, full.data_start);
+    expect_same_header(h, full);
 }
 
 INSTANTIATE_TEST_SUITE_P(Versions, GgufRoundTrip,

@@ -22,6 +22,7 @@ struct Cost {
 Cost simulate(const std::vector<uint8_t>& file, uint64_t file_size, const std::string& name) {
     crawl::HeaderReadOptions o;
     o.first_read = 1 << 20;
+    o.read_generously = true;  // as the remote crawl reads
     crawl::HeaderAssembler a(name, o);
     Cost c;
     std::optional<crawl::ByteRange> next = a.first_read();

@@ -163,6 +163,20 @@ int wait_exit(pid_t pid) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
 }
 
+// Returns once the catalogue at `db` holds `n` models (or the crawl ended).
+void wait_for_models(const fs::path& db, int n, pid_t crawler) {
+    for (int i = 0; n > 0 && i < 20000; ++i) {
+        siginfo_t info{};
+        if (waitid(P_PID, static_cast<id_t>(crawler), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == crawler) return;
+        try {
+            SQLite::Database d(db.string(), SQLite::OPEN_READONLY);
+            if (d.execAndGet("SELECT count(*) FROM models").getInt() >= n) return;
+        } catch (const SQLite::Exception&) {  // not created, or not migrated yet
+        }
+        std::this_thread::sleep_for(std::chrono::microseconds(500));
+    }
+}
+
 TEST(CrashSafety, KillNineAtSeveralPointsThenResume) {
     test::TempDir tmp;
     std::vector<fs::path> dirs;
@@ -172,14 +186,15 @@ TEST(CrashSafety, KillNineAtSeveralPointsThenResume) {
     }
     const fs::path db = tmp / "catalog.db";
     int killed_mid_crawl = 0;
-    for (int delay_ms : {40, 250, 600, 900}) {
+    // Killed at points reached, not after delays: at once, then once 2, 9 and 17 models are in.
+    for (int models_in : {0, 2, 9, 17}) {
         pid_t pid = spawn_crawl(db, dirs);
-        std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+        wait_for_models(db, models_in, pid);
         kill(pid, SIGKILL);
         wait_exit(pid);
         if (!fs::exists(db)) continue;  // killed before the database was created
         SQLite::Database d(db.string());
-        EXPECT_EQ(d.execAndGet("PRAGMA integrity_check").getString(), "ok") << "after kill at " << delay_ms << " ms";
+        EXPECT_EQ(d.execAndGet("PRAGMA integrity_check").getString(), "ok") << "after kill at " << models_in << " models";
         if (d.execAndGet("PRAGMA user_version").getInt() == 0) {  // killed inside the schema's one transaction
             EXPECT_EQ(d.execAndGet("SELECT count(*) FROM sqlite_schema").getInt(), 0);
             continue;

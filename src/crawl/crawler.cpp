@@ -127,6 +127,7 @@ void Crawl::run_remote(const std::vector<std::string>& inputs) {
     PipelineOptions po = pipeline_options();
     po.first_read_gguf = options_.first_read_gguf;
     po.first_read_safetensors = options_.first_read_safetensors;
+    po.read_generously = true;
     RemotePlan remote = plan_remote(reader, inputs, options_.hf_endpoint, po.sends_token);
     progress_.total += remote.plan.problems.size() + remote.plan.models.size();
     for (const auto& p : remote.plan.problems) planning_problem(p);

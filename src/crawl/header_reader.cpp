@@ -63,7 +63,8 @@ std::optional<ByteRange> HeaderAssembler::parse(uint64_t file_size) {
         return std::nullopt;
     }
     const auto& more = std::get<format::NeedMore>(r);
-    uint64_t target = std::min(file_size, std::max(more.min_bytes, more.estimated_total));
+    uint64_t guess = options_.read_generously || more.likely_total == 0 ? more.estimated_total : more.likely_total;
+    uint64_t target = std::min(file_size, std::max(more.min_bytes, guess));
     if (target <= buf_.size())  // cannot happen with a correct parser; never loop forever
         throw format::FormatError(buf_.size(), "parser asked for " + std::to_string(target) + " bytes but already has " +
                                                    std::to_string(buf_.size()));

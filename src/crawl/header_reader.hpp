@@ -17,6 +17,7 @@ namespace modelcat::crawl {
 
 struct HeaderReadOptions {
     uint64_t first_read = 64 << 10;  // local reads are cheap: start small, then read what the parser estimates
+    bool read_generously = false;    // aim past the likely header end (each read costs a request), or at it
     format::Limits limits;
 };
 

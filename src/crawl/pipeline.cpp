@@ -144,6 +144,7 @@ void ModelPipeline::read_data(const JobPtr& job, size_t index, bool restarted) {
     const std::string& location = job->files[index];
     HeaderReadOptions ro;
     ro.limits = options_.limits;
+    ro.read_generously = options_.read_generously;
     ro.first_read = location.ends_with(".safetensors") ? options_.first_read_safetensors : options_.first_read_gguf;
     auto fr = std::make_shared<FileRead>(location, ro, index, restarted);
     ByteRange first = fr->assembler.first_read();

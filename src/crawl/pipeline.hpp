@@ -24,6 +24,7 @@ struct PipelineOptions {
     format::Limits limits;
     uint64_t first_read_gguf = 64 << 10;         // a GGUF's first read; then what the parser estimates
     uint64_t first_read_safetensors = 64 << 10;  // a safetensors file's first read
+    bool read_generously = false;                // remote: a third request costs more than extra bytes
     bool force = false;                          // re-read unchanged files too
     size_t models_in_flight = 16;
     std::function<bool(const std::string&)> sends_token;  // whether a URL gets the Hub token

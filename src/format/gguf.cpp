@@ -412,8 +412,9 @@ ParseResult parse_gguf(std::span<const uint8_t> prefix, uint64_t file_size, cons
             throw FormatError(p.pos(), "header needs more than the cap of " + std::to_string(limits.max_header_bytes) +
                                            " bytes");
         // a header past the cap is an error anyway: never ask the caller to read more
-        return NeedMore{o.needed_end, std::min({file_size, limits.max_header_bytes,
-                                                estimate_gguf_header(p.progress(), p.metadata_so_far(), p.pos(), o.needed_end)})};
+        HeaderEstimate e = estimate_gguf_header(p.progress(), p.metadata_so_far(), p.pos(), o.needed_end);
+        const uint64_t cap = std::min(file_size, limits.max_header_bytes);
+        return NeedMore{o.needed_end, std::min(cap, e.generous), std::min(cap, e.likely)};
     }
 }
 

@@ -63,9 +63,10 @@ double unseen_tokenizer_bytes(const std::vector<MetadataEntry>& seen, const Gguf
 // the remaining entries and tensors.
 }  // namespace
 
-uint64_t estimate_gguf_header(const GgufProgress& p, const std::vector<MetadataEntry>& seen, uint64_t pos, uint64_t needed_end) {
+HeaderEstimate estimate_gguf_header(const GgufProgress& p, const std::vector<MetadataEntry>& seen, uint64_t pos,
+                                    uint64_t needed_end) {
     uint64_t est = std::max(pos, needed_end);
-    double rest = unseen_tokenizer_bytes(seen, p, pos);
+    double rest = 0;
     if (p.in_array && p.array_length > p.array_done) {
         double avg = p.array_done > 0 ? double(pos - p.array_start) / double(p.array_done) : 16;
         if (p.mark_done > 0 && p.array_done > p.mark_done) {
@@ -82,7 +83,10 @@ uint64_t estimate_gguf_header(const GgufProgress& p, const std::vector<MetadataE
     }
     uint64_t kv_left = p.kv_count > p.kv_done ? p.kv_count - p.kv_done - 1 : 0;
     uint64_t tensors_left = p.tensor_count > p.tensors_done ? p.tensor_count - p.tensors_done : 0;
-    return est + uint64_t(rest * kEstimateMargin) + kv_left * 64 + tensors_left * 96 + kEstimateSlack;
+    uint64_t small = kv_left * 64 + tensors_left * 96;
+    // the likely end leaves out arrays not reached yet: a cheap reader measures them when it gets there
+    double unseen = unseen_tokenizer_bytes(seen, p, pos);
+    return {est + uint64_t(rest) + small, est + uint64_t((rest + unseen) * kEstimateMargin) + small + kEstimateSlack};
 }
 
 }  // namespace modelcat::format

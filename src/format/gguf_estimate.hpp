@@ -22,7 +22,14 @@ struct GgufProgress {
     uint64_t mark_done = 0, mark_pos = 0;
 };
 
-// The whole header's estimated length, from what was parsed so far.
-uint64_t estimate_gguf_header(const GgufProgress& p, const std::vector<MetadataEntry>& seen, uint64_t pos, uint64_t needed_end);
+// The whole header's estimated length, from what was parsed so far: the
+// likely end of what is known (the current array at its measured entry size,
+// then small entries), and a generous guess that also predicts the tokenizer
+// arrays not reached yet, with a margin and slack.
+struct HeaderEstimate {
+    uint64_t likely, generous;
+};
+HeaderEstimate estimate_gguf_header(const GgufProgress& p, const std::vector<MetadataEntry>& seen, uint64_t pos,
+                                    uint64_t needed_end);
 
 }  // namespace modelcat::format

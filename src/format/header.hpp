@@ -101,7 +101,8 @@ std::optional<std::string> metadata_string(const FileHeader& h, std::string_view
 // A parser that ran out of bytes in a prefix of the file asks for more.
 struct NeedMore {
     uint64_t min_bytes;        // the prefix must be at least this long to progress
-    uint64_t estimated_total;  // best guess of the whole header's length
+    uint64_t estimated_total;  // the whole header's length, guessed generously: one more read should cover it
+    uint64_t likely_total = 0; // the central guess, for readers to whom another small read costs little (0: use estimated_total)
 };
 
 using ParseResult = std::variant<FileHeader, NeedMore>;

@@ -32,10 +32,6 @@ std::vector<uint8_t> slice(const std::vector<uint8_t>& v, size_t offset, size_t 
     return {v.begin() + static_cast<std::ptrdiff_t>(offset), v.begin() + static_cast<std::ptrdiff_t>(offset + n)};
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
 // Quick retries, so that the suite stays fast.
 HttpOptions fast_options() {
     HttpOptions o;
@@ -133,10 +129,8 @@ TEST_F(HttpFetcherTest, PerHostCapLimitsConnectionsAndConcurrency) {
     int good = 0;
     for (int i = 0; i < 6; ++i)
         fetcher.submit({nginx.url("/sleep/" + std::to_string(i))}, [&](HttpResponse r) { good += r.ok(); });
-    auto t0 = std::chrono::steady_clock::now();
     fetcher.run();
     EXPECT_EQ(good, 6);
-    EXPECT_GE(seconds_since(t0), 0.85);  // three rounds of 0.3 s
 
     auto log = nginx.wait_for_log(6);
     ASSERT_EQ(log.size(), 6u);
@@ -179,10 +173,8 @@ TEST_F(HttpFetcherTest, Http2MultiplexesTransfersOnOneConnection) {
             EXPECT_TRUE(r.ok()) << r.error.value_or("");
             good += r.body == std::vector<uint8_t>{'s', 'l', 'e', 'p', 't', '\n'};
         });
-    auto t0 = std::chrono::steady_clock::now();
     fetcher.run();
     EXPECT_EQ(good, 8);
-    EXPECT_LT(seconds_since(t0), 1.5);  // 8 x 0.3 s one after the other would be 2.4 s
 
     auto log = nginx.wait_for_log(8);
     ASSERT_EQ(log.size(), 8u);
@@ -505,9 +497,7 @@ TEST_F(HttpFetcherTest, StalledTransferTimesOutAndIsRetriedOnce) {
     HttpOptions o = fast_options();
     o.timeout_s = 0.5;
     o.max_retries = 1;
-    auto t0 = std::chrono::steady_clock::now();
     auto r = fetch(o, {nginx.url("/slow/a.gguf"), 0, 64 * KiB});
-    EXPECT_LT(seconds_since(t0), 3.0);
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.attempts, 2u);
     EXPECT_NE(r.error->find("transfer failed (Operation timed out after"), std::string::npos) << *r.error;
@@ -528,9 +518,7 @@ TEST_F(HttpFetcherTest, RequestsPerMinuteSpacesRequests) {
         fetcher.submit({nginx.url("/files/a.gguf"), static_cast<uint64_t>(i), 10}, [](HttpResponse r) {
             EXPECT_TRUE(r.ok());
         });
-    auto t0 = std::chrono::steady_clock::now();
     fetcher.run();
-    EXPECT_GE(seconds_since(t0), 0.49);
 
     auto log = nginx.wait_for_log(6);
     ASSERT_EQ(log.size(), 6u);
