@@ -25,7 +25,7 @@ namespace {
 class Incremental : public ::testing::Test {
 protected:
     void SetUp() override {
-        kit::write_llama31_lineup(store_);
+        test::copy_llama31_lineup(store_);
         first_ = crawl();
     }
     test::CommandResult crawl(const std::string& extra = "") {
@@ -182,7 +182,7 @@ TEST(CrashSafety, KillNineAtSeveralPointsThenResume) {
     std::vector<fs::path> dirs;
     for (int i = 0; i < 3; ++i) {
         dirs.push_back(tmp / ("store" + std::to_string(i)));
-        kit::write_llama31_lineup(dirs.back());
+        test::copy_llama31_lineup(dirs.back());
     }
     const fs::path db = tmp / "catalog.db";
     int killed_mid_crawl = 0;
@@ -218,8 +218,8 @@ TEST(CrashSafety, KillNineAtSeveralPointsThenResume) {
 
 TEST(CrashSafety, TwoCrawlersShareOneDatabase) {
     test::TempDir tmp;
-    kit::write_llama31_lineup(tmp / "a");
-    kit::write_llama31_lineup(tmp / "b");
+    test::copy_llama31_lineup(tmp / "a");
+    test::copy_llama31_lineup(tmp / "b");
     const fs::path db = tmp / "catalog.db";
     pid_t p1 = spawn_crawl(db, {tmp / "a", tmp / "b"});
     pid_t p2 = spawn_crawl(db, {tmp / "b", tmp / "a"});

@@ -1,5 +1,7 @@
 #include "support.hpp"
 
+#include "kit/llama31.hpp"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,6 +39,15 @@ CommandResult run_modelcat(const std::string& args, const std::string& shell_pre
     int status = std::system(cmd.c_str());
     if (status == -1 || !WIFEXITED(status)) throw std::runtime_error("could not run: " + cmd);
     return {WEXITSTATUS(status), slurp(tmp / "out"), slurp(tmp / "err")};
+}
+
+void copy_llama31_lineup(const std::filesystem::path& dir) {
+    static TempDir pristine;  // lives until the process ends
+    static const bool written = (kit::write_llama31_lineup(pristine / "lineup"), true);
+    (void)written;
+    std::filesystem::create_directories(dir.parent_path());
+    std::string cmd = "cp -r --sparse=always '" + (pristine / "lineup").string() + "' '" + dir.string() + "'";
+    if (std::system(cmd.c_str()) != 0) throw std::runtime_error("could not run: " + cmd);
 }
 
 std::filesystem::path fixtures_dir() { return std::filesystem::path(MODELCAT_FIXTURES_DIR).lexically_normal(); }

@@ -31,4 +31,8 @@ CommandResult run_modelcat(const std::string& args, const std::string& shell_pre
 
 std::filesystem::path fixtures_dir();  // ../shared/fixtures/real
 
+// The 8-quant Llama 3.1 8B lineup, written once per test process and copied
+// (holes kept: ~63 MB of headers, not 40 GB) into `dir` for a test to change.
+void copy_llama31_lineup(const std::filesystem::path& dir);
+
 }  // namespace modelcat::test

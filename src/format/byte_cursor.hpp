@@ -32,7 +32,6 @@ public:
         : data_(prefix), file_size_(file_size), big_endian_(big_endian) {}
 
     uint64_t pos() const { return pos_; }
-    void seek(uint64_t p) { pos_ = p; }
     void set_big_endian(bool b) { big_endian_ = b; }
     uint64_t file_size() const { return file_size_; }
     uint64_t remaining_in_file() const { return file_size_ > pos_ ? file_size_ - pos_ : 0; }

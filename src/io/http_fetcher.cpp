@@ -1,3 +1,4 @@
+// Over 500 lines: one transfer state machine (queue, hops, judging, retries) that reads best in one place.
 #include "io/http_fetcher.hpp"
 
 #include <curl/curl.h>
