@@ -1,4 +1,4 @@
--- The type and measured bits/weight of the seeds' five named tensors across models, as a pivot ("12(4.50)"). Params: :pattern.
+-- The type and measured bits/weight of five tensors that quantization policies treat differently (token_embd, output, blk.0 attn_v, ffn_down, attn_q) across models, as a pivot ("12(4.50)"). Params: :pattern.
 -- To pivot other tensors, copy this file and change the five names.
 SELECT m.name,
        max(CASE WHEN t.name = 'token_embd.weight' THEN cell END) AS token_embd,
