@@ -4,12 +4,14 @@
 #include <SQLiteCpp/Transaction.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <tuple>
 #include <stdexcept>
 
 #include "catalog/embedded_sql.hpp"
+#include "catalog/open.hpp"
 #include "format/ggml_types.hpp"
 #include "format/tensor_names.hpp"
 #include "format/text.hpp"
@@ -17,8 +19,6 @@
 namespace modelcat::catalog {
 
 namespace {
-
-constexpr int kBusyTimeoutMs = 30'000;
 
 const std::string kNow = "strftime('%Y-%m-%dT%H:%M:%fZ','now')";
 
@@ -33,7 +33,9 @@ void bind_value(SQLite::Statement& st, int idx, const format::MetadataValue& v) 
             } else if constexpr (std::is_same_v<T, int64_t>) {
                 st.bind(idx, x);
             } else if constexpr (std::is_same_v<T, double>) {
-                st.bind(idx, x);
+                // SQLite has no NaN (binding one stores NULL): the documented convention is the text 'NaN'
+                if (std::isnan(x)) st.bind(idx, "NaN");
+                else st.bind(idx, x);
             } else if constexpr (std::is_same_v<T, bool>) {
                 st.bind(idx, x ? 1 : 0);
             } else if constexpr (std::is_same_v<T, std::string>) {
@@ -95,6 +97,8 @@ void bind_optional(SQLite::Statement& st, int idx, const std::optional<T>& v) {
 
 int schema_version() { return static_cast<int>(schema_migrations().size()); }
 
+Catalog Catalog::open_read_only(const std::string& path) { return Catalog(open_database_read_only(path)); }
+
 Catalog::Catalog(const std::string& path)
     : db_(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, kBusyTimeoutMs) {
     db_.exec("PRAGMA journal_mode = WAL");
@@ -104,15 +108,13 @@ Catalog::Catalog(const std::string& path)
 }
 
 void Catalog::migrate() {
-    int current = db_.execAndGet("PRAGMA user_version").getInt();
+    int current = user_version(db_);
     const auto& migrations = schema_migrations();
-    if (current > static_cast<int>(migrations.size()))
-        throw std::runtime_error("database schema version " + std::to_string(current) +
-                                 " is newer than this modelcat understands (" + std::to_string(migrations.size()) + ")");
+    check_schema_not_newer(db_.getFilename(), current);
     if (current < static_cast<int>(migrations.size())) {
         SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
         // re-read inside the write lock: another process may have migrated meanwhile
-        current = db_.execAndGet("PRAGMA user_version").getInt();
+        current = user_version(db_);
         for (size_t i = static_cast<size_t>(current); i < migrations.size(); ++i) {
             db_.exec(std::string(migrations[i].sql));
             db_.exec("PRAGMA user_version = " + std::to_string(i + 1));
@@ -161,7 +163,8 @@ void Catalog::finish_crawl(int64_t crawl_id, const CrawlTotals& t) {
 }
 
 std::optional<StoredFile> Catalog::stored_file(const std::string& location) {
-    SQLite::Statement st(db_, "SELECT model_id, size, mtime_ns, inode, device, status, etag, sha256 FROM files WHERE location = ?");
+    SQLite::Statement st(db_, "SELECT model_id, size, mtime_ns, inode, device, iif(reread, 'reread', status), etag, sha256"
+                              " FROM files WHERE location = ?");
     st.bind(1, location);
     if (!st.executeStep()) return std::nullopt;
     StoredFile f;

@@ -34,7 +34,7 @@ struct RemoteIdentity {
 struct StoredFile {
     int64_t model_id = 0;
     FileIdentity identity;
-    std::string status;  // ok | stale | gone
+    std::string status;  // ok | stale | gone | reread (values written by schema <= 5 may be altered: read it again)
     std::optional<std::string> etag, sha256;
 };
 
@@ -67,10 +67,19 @@ struct CrawlTotals {
 // The schema version this build creates and understands.
 int schema_version();
 
+// A database's PRAGMA user_version: the schema migrations applied to it.
+int user_version(SQLite::Database& db);
+
 class Catalog {
 public:
-    // Opens (creating if needed) and migrates the database at `path`.
+    // For crawl and migrate only: opens (creating if needed) the database at
+    // `path`, migrates it and refreshes ggml_types.
     explicit Catalog(const std::string& path);
+    static Catalog open_for_writing(const std::string& path) { return Catalog(path); }
+    // For reading commands: never creates, migrates or writes. Works without
+    // write permission on the file or its folder, and beside a running crawl
+    // (WAL). Throws when there is no catalogue or its schema is not current.
+    static Catalog open_read_only(const std::string& path);
 
     int64_t begin_crawl(const std::vector<std::string>& inputs);
     void finish_crawl(int64_t crawl_id, const CrawlTotals& totals);
@@ -96,6 +105,7 @@ public:
     SQLite::Database& db() { return db_; }
 
 private:
+    explicit Catalog(SQLite::Database db) : db_(std::move(db)) {}
     void migrate();
     SQLite::Database db_;
 };
