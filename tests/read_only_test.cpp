@@ -68,6 +68,14 @@ protected:
         EXPECT_EQ(d.exit_code, 0) << d.err;
         EXPECT_NE(d.out.find("blk.0.ffn_down.weight"), std::string::npos) << d.out;
     }
+    // The catalogue alone (no -wal, no -shm) copied into `dir`, read-only, and `dir` given `dir_perms`.
+    fs::path read_only_copy(const fs::path& dir, fs::perms dir_perms) {
+        fs::create_directories(dir);
+        fs::copy_file(db_, dir / "catalog.db");
+        fs::permissions(dir / "catalog.db", fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+        fs::permissions(dir, dir_perms);
+        return dir / "catalog.db";
+    }
     test::TempDir tmp_;
     fs::path store_ = tmp_ / "store", db_ = tmp_ / "catalog.db";
 };
@@ -92,30 +100,22 @@ TEST_F(ReadOnly, AMissingCatalogueIsAnErrorAndIsNotCreated) {
 }
 
 TEST_F(ReadOnly, APublishedCopyInAReadOnlyFolderWithoutWalOrShm) {
-    const fs::path published = tmp_ / "published";
-    fs::create_directories(published);
-    fs::copy_file(db_, published / "catalog.db");
-    const std::string before = bytes_of(published / "catalog.db");
-    fs::permissions(published / "catalog.db", fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
-    fs::permissions(published, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read | fs::perms::group_exec |
-                                   fs::perms::others_read | fs::perms::others_exec);
-    expect_reads_work(published / "catalog.db", unprivileged());
+    const fs::path db = read_only_copy(tmp_ / "published", fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                                                               fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+    const std::string before = bytes_of(db);
+    expect_reads_work(db, unprivileged());
     // a crawl cannot write there: the permissions really apply to the reading commands
-    EXPECT_NE(test::run_modelcat("crawl -q --db " + (published / "catalog.db").string() + " " + store_.string(), unprivileged()).exit_code, 0);
-    EXPECT_EQ(listing(published), std::vector<std::string>{"catalog.db"});
-    EXPECT_EQ(bytes_of(published / "catalog.db"), before);
-    fs::permissions(published, fs::perms::owner_all);
+    EXPECT_NE(test::run_modelcat("crawl -q --db " + db.string() + " " + store_.string(), unprivileged()).exit_code, 0);
+    EXPECT_EQ(listing(db.parent_path()), std::vector<std::string>{"catalog.db"});
+    EXPECT_EQ(bytes_of(db), before);
+    fs::permissions(db.parent_path(), fs::perms::owner_all);
 }
 
 TEST_F(ReadOnly, AFileWithoutWritePermission) {
-    const fs::path shared = tmp_ / "shared";
-    fs::create_directories(shared);
-    fs::copy_file(db_, shared / "catalog.db");
-    const std::string before = bytes_of(shared / "catalog.db");
-    fs::permissions(shared / "catalog.db", fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
-    fs::permissions(shared, fs::perms::all);  // the folder is writable, the file is not
-    expect_reads_work(shared / "catalog.db", unprivileged());
-    EXPECT_EQ(bytes_of(shared / "catalog.db"), before);
+    const fs::path db = read_only_copy(tmp_ / "shared", fs::perms::all);  // the folder is writable, the file is not
+    const std::string before = bytes_of(db);
+    expect_reads_work(db, unprivileged());
+    EXPECT_EQ(bytes_of(db), before);
 }
 
 TEST_F(ReadOnly, BesideACrawlThatIsWriting) {
