@@ -54,9 +54,13 @@ void check_schema_not_newer(const std::string& path, int version) {
                                  ", newer than this modelcat understands (" + std::to_string(schema_version()) + ")");
 }
 
-SQLite::Database open_database_read_only(const std::string& path) {
+void require_catalogue_file(const std::string& path) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) throw std::runtime_error("no catalogue at " + path + " (run modelcat crawl first)");
+}
+
+SQLite::Database open_database_read_only(const std::string& path) {
+    require_catalogue_file(path);
     SQLite::Database db = open_published_or_live(path);
     const int version = user_version(db);
     if (version == 0 && db.execAndGet("SELECT count(*) FROM sqlite_master").getInt() == 0)

@@ -16,6 +16,7 @@
 
 #include "catalog/catalog.hpp"
 #include "catalog/embedded_sql.hpp"
+#include "catalog/open.hpp"
 #include "catalog/query.hpp"
 #include "catalog/report_params.hpp"
 #include "cli/printer.hpp"
@@ -165,8 +166,7 @@ int run_diff_command(const std::string& db_path, const std::string& a, const std
 int run_migrate_command(const std::string& db_path) {
     int before;
     {
-        std::error_code ec;
-        if (!std::filesystem::is_regular_file(db_path, ec)) throw std::runtime_error("no catalogue at " + db_path + " (run modelcat crawl first)");
+        catalog::require_catalogue_file(db_path);
         SQLite::Database db(db_path, SQLite::OPEN_READONLY);
         before = catalog::user_version(db);
     }
