@@ -1,9 +1,10 @@
 -- A GGUF beside its source checkpoint: every byte of difference by cause, then the total. Params: :gguf, :source (id, name or location).
+-- @param gguf model required
+-- @param source model required
+-- modelcat binds :gguf and :source to the model_ids the references resolve to; in sqlite3: .param set :gguf 3
 -- Tensors match by mapped name (tensor_name_map), then by shape (dims sorted) among the rest.
-WITH g_model AS (SELECT * FROM models WHERE model_id =
-                   (SELECT model_id FROM model_refs WHERE ref = CAST(:gguf AS TEXT) ORDER BY model_id DESC LIMIT 1)),
-     s_model AS (SELECT * FROM models WHERE model_id =
-                   (SELECT model_id FROM model_refs WHERE ref = CAST(:source AS TEXT) ORDER BY model_id DESC LIMIT 1)),
+WITH g_model AS (SELECT * FROM models WHERE model_id = :gguf),
+     s_model AS (SELECT * FROM models WHERE model_id = :source),
      shape AS (SELECT t.model_id, t.name, t.n_elements, t.type_name, t.bytes,
                       (SELECT group_concat(value, 'x') FROM (SELECT value FROM json_each(t.dims) ORDER BY value)) AS shape_key
                  FROM tensors t WHERE t.model_id IN (SELECT model_id FROM g_model UNION ALL SELECT model_id FROM s_model)),

@@ -9,6 +9,7 @@
 
 #include "catalog/catalog.hpp"
 #include "catalog/query.hpp"
+#include "catalog/report_params.hpp"
 #include "crawl/crawler.hpp"
 #include "kit/llama31.hpp"
 #include "support.hpp"
@@ -40,7 +41,8 @@ protected:
         delete dir_;
     }
     static catalog::QueryResult query(const std::string& name, const std::map<std::string, std::string>& params = {}) {
-        return catalog::run_query(catalog_->db(), *catalog::bundled_query(name), params);
+        const std::string sql = *catalog::bundled_query(name);
+        return catalog::run_query(catalog_->db(), sql, catalog::resolve_report_params(catalog_->db(), name, sql, params));
     }
     static catalog::QueryResult sql(const std::string& s) { return catalog::run_query(catalog_->db(), s, {}); }
     static inline test::TempDir* dir_;
