@@ -1,0 +1,32 @@
+#pragma once
+// `modelcat report --html`: one self-contained page (inline CSS, SVG and a
+// little JavaScript, no network) with the quant table, a policy map per
+// model, same-file_type groups side by side and size-against-bits scatters.
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "cli/html_report_data.hpp"
+
+namespace modelcat::cli {
+
+// Larger selections are refused: past this the page outgrows 10 MB and a
+// browser's comfortable rendering (measured: README, Reports).
+constexpr size_t kHtmlReportMaxModels = 2000;
+
+// Text for HTML content and quoted attributes: & < > " ' escaped, invalid
+// UTF-8 replaced by U+FFFD (names come from untrusted files).
+std::string html_escape(std::string_view s);
+
+// The palette colour of a type name: ggml types by their rank in bits per
+// weight (one fixed palette for every report); other names grey.
+std::string type_colour(const std::vector<ReportType>& ggml_types, const std::string& type);
+
+void write_html_report(std::ostream& out, const ReportData& data, const std::string& title);
+
+// Opens `db_path` read-only, writes the page to `out_path`; returns the exit code
+// (2 with a message on stderr when there is no catalogue or the selection is too large).
+int run_html_report(const std::string& db_path, const std::string& out_path, const ReportSelection& selection);
+
+}  // namespace modelcat::cli
