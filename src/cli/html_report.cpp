@@ -205,29 +205,36 @@ struct Writer {
         }
     }
 
+    // One map per distinct policy of the group (a zoo repeats policies), the smallest model first.
     void groups() {
         if (data.groups.empty()) return;
         out << "<h2 id=\"groups\">Same file_type, different policy</h2>\n";
         for (const auto& g : data.groups) {
-            std::vector<const ReportModel*> members;
-            for (size_t i : g.members) members.push_back(&data.models[i]);
-            std::vector<std::string> names = short_names(members);
+            std::vector<const ReportModel*> policies;
+            std::map<std::string, size_t> sharing;  // policy_hash -> models
+            for (size_t i : g.members)
+                if (sharing[data.models[i].policy_hash]++ == 0) policies.push_back(&data.models[i]);
+            std::vector<std::string> names = short_names(policies);
             std::string differs = "[";
-            for (const auto& t : differing_tensors(members)) {
+            for (const auto& t : differing_tensors(policies)) {
                 if (differs.size() > 1) differs += ",";
                 format::append_json_string(differs, t);
             }
             out << "<section class=\"policy-group\" data-architecture=\"" << html_escape(g.architecture)
                 << "\" data-file-type=\"" << html_escape(g.file_type_name) << "\" data-differs='" << json_attribute(differs + "]")
-                << "'><h3>" << html_escape(g.architecture) << " · " << html_escape(g.file_type_name) << ": " << members.size()
-                << " models</h3>\n";
-            for (size_t i = 1; i < members.size(); ++i)
-                out << "<p class=\"summary\">" << html_escape(policy_summary(*members[0], names[0], *members[i], names[i])) << "</p>\n";
+                << "'><h3>" << html_escape(g.architecture) << " · " << html_escape(g.file_type_name) << ": " << g.members.size()
+                << " models, " << policies.size() << " policies</h3>\n";
+            for (size_t i = 1; i < policies.size(); ++i)
+                out << "<p class=\"summary\">" << html_escape(policy_summary(*policies[0], names[0], *policies[i], names[i]))
+                    << "</p>\n";
             out << "<div class=\"side\">";
-            for (size_t i = 0; i < members.size(); ++i)
-                out << "<figure><figcaption><a href=\"#m" << members[i]->id << "\">" << html_escape(names[i])
-                    << "</a></figcaption><div class=\"policy-map\" data-model=\"" << html_escape(members[i]->name)
-                    << "\" data-copy=\"m" << members[i]->id << "\"></div></figure>";
+            for (size_t i = 0; i < policies.size(); ++i) {
+                size_t more = sharing[policies[i]->policy_hash] - 1;
+                out << "<figure><figcaption><a href=\"#m" << policies[i]->id << "\">" << html_escape(names[i]) << "</a>"
+                    << (more ? " and " + std::to_string(more) + " more with this policy" : "")
+                    << "</figcaption><div class=\"policy-map\" data-model=\"" << html_escape(policies[i]->name)
+                    << "\" data-copy=\"m" << policies[i]->id << "\"></div></figure>";
+            }
             out << "</div></section>\n";
         }
     }

@@ -43,8 +43,10 @@ std::vector<ReportModel> load_models(SQLite::Database& db, const std::set<int64_
         SELECT q.model_id, q.name, q.format, q.architecture, q.file_type, f.name, q.file_bytes, q.params,
                q.bits_per_weight, q.census,
                (SELECT mj.type_name FROM model_majority_type mj WHERE mj.model_id = q.model_id),
-               (SELECT md.value FROM files fl JOIN metadata md ON md.file_id = fl.file_id AND md.key = 'general.type'
-                 WHERE fl.model_id = q.model_id ORDER BY fl.shard LIMIT 1)
+               (SELECT md.value FROM files fl CROSS JOIN metadata md  -- CROSS: by model's files, not by key
+                 WHERE fl.model_id = q.model_id AND md.file_id = fl.file_id AND md.key = 'general.type'
+                 ORDER BY fl.shard LIMIT 1),
+               (SELECT policy_hash FROM models WHERE model_id = q.model_id)
           FROM quant_summary q LEFT JOIN file_type_names f ON f.file_type = q.file_type
          WHERE q.model_id = :id)");
     std::vector<ReportModel> out;
@@ -65,6 +67,7 @@ std::vector<ReportModel> load_models(SQLite::Database& db, const std::set<int64_
         m.census = text(st.getColumn(9));
         m.majority_type = text(st.getColumn(10));
         std::string general_type = text(st.getColumn(11));
+        m.policy_hash = text(st.getColumn(12));
         if (!general_type.empty() && general_type != "model") m.model_kind = general_type;
         else if (m.architecture == "clip") m.model_kind = "clip";  // vision projectors predate general.type
         out.push_back(std::move(m));
@@ -78,8 +81,8 @@ std::vector<ReportModel> load_models(SQLite::Database& db, const std::set<int64_
 void load_tensors(SQLite::Database& db, std::vector<ReportModel>& models) {
     SQLite::Statement st(db, R"(
         SELECT t.name, t.layer, t.kind, t.type_name, t.dims, t.n_elements, t.bytes
-          FROM tensors t JOIN files f USING (file_id)
-         WHERE t.model_id = :id ORDER BY f.shard, t.offset)");
+          FROM files f CROSS JOIN tensors t ON t.file_id = f.file_id  -- the table's own order: file_id first
+         WHERE f.model_id = :id ORDER BY f.shard, t.offset)");
     for (auto& m : models) {
         if (!m.model_kind.empty()) continue;
         st.reset();
