@@ -193,7 +193,6 @@ struct Writer {
 
     void model_sections() {
         out << "<h2 id=\"maps\">Policy maps</h2>\n";
-        legend();
         for (const auto& m : data.models) {
             if (!m.model_kind.empty()) continue;
             std::string name = html_escape(m.name);
@@ -269,6 +268,7 @@ struct Writer {
             << "<a href=\"#groups\">same file_type, different policy</a> · <a href=\"#scatter\">size against bits</a></p>\n"
             << "<noscript><p>The policy maps are drawn by the page's script; enable JavaScript to see them.</p></noscript>\n";
         quant_table();
+        legend();  // sticky at the foot of the window while the maps scroll by
         groups();
         scatters();
         model_sections();

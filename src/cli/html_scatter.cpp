@@ -27,22 +27,35 @@ double tick_step(double max, int ticks) {
     return 10 * mag;
 }
 
-struct Axes {
-    double x_max, y_max;
-    double x(double size) const { return kLeft + size / x_max * (kWidth - kLeft - kRight); }
-    double y(double bpw) const { return kHeight - kBottom - bpw / y_max * (kHeight - kTop - kBottom); }
+// One axis over the data's range, widened to whole ticks (not from zero: a lineup spans 3 to 9 bits).
+struct Range {
+    double lo, hi, step;
+    static Range of(double min, double max, int ticks) {
+        double step = tick_step(max > min ? max - min : std::max(std::abs(max), 1.0), ticks);
+        double lo = std::floor(min / step) * step, hi = std::ceil(max / step) * step;
+        if (hi <= lo) hi = lo + step;
+        return {lo, hi, step};
+    }
+    double at(double v) const { return (v - lo) / (hi - lo); }
+    int decimals() const { return step < 1 ? (step < 0.1 ? 2 : 1) : 0; }
 };
 
-std::string axes_svg(const Axes& a, double x_step, double y_step, const char* unit) {
+struct Axes {
+    Range xr, yr;
+    double x(double size) const { return kLeft + xr.at(size) * (kWidth - kLeft - kRight); }
+    double y(double bpw) const { return kHeight - kBottom - yr.at(bpw) * (kHeight - kTop - kBottom); }
+};
+
+std::string axes_svg(const Axes& a, const char* unit) {
     std::string s = "<g class=\"axes\">";
-    for (double v = 0; v <= a.x_max + 1e-9; v += x_step)
+    for (double v = a.xr.lo; v <= a.xr.hi + a.xr.step / 1000; v += a.xr.step)
         s += "<line x1=\"" + num(a.x(v), 1) + "\" x2=\"" + num(a.x(v), 1) + "\" y1=\"" + num(kTop, 1) + "\" y2=\"" +
              num(kHeight - kBottom, 1) + "\"/><text x=\"" + num(a.x(v), 1) + "\" y=\"" + num(kHeight - kBottom + 16, 1) +
-             "\" text-anchor=\"middle\">" + num(v, x_step < 1 ? 1 : 0) + "</text>";
-    for (double v = 0; v <= a.y_max + 1e-9; v += y_step)
+             "\" text-anchor=\"middle\">" + num(v, a.xr.decimals()) + "</text>";
+    for (double v = a.yr.lo; v <= a.yr.hi + a.yr.step / 1000; v += a.yr.step)
         s += "<line x1=\"" + num(kLeft, 1) + "\" x2=\"" + num(kWidth - kRight, 1) + "\" y1=\"" + num(a.y(v), 1) + "\" y2=\"" +
              num(a.y(v), 1) + "\"/><text x=\"" + num(kLeft - 6, 1) + "\" y=\"" + num(a.y(v) + 4, 1) +
-             "\" text-anchor=\"end\">" + num(v, y_step < 1 ? 1 : 0) + "</text>";
+             "\" text-anchor=\"end\">" + num(v, a.yr.decimals()) + "</text>";
     s += "<text x=\"" + num((kLeft + kWidth - kRight) / 2, 1) + "\" y=\"" + num(kHeight - 8, 1) +
          "\" text-anchor=\"middle\">file size (" + unit + ")</text><text transform=\"rotate(-90)\" x=\"" +
          num(-(kTop + kHeight - kBottom) / 2, 1) + "\" y=\"14\" text-anchor=\"middle\">bits per weight (measured)</text></g>";
@@ -64,20 +77,16 @@ std::string size_bits_scatter(const std::string& architecture, const std::vector
             unit_name = n;
             break;
         }
-    double x_max = 0, y_max = 0;
-    for (const auto* m : models) {
-        x_max = std::max(x_max, static_cast<double>(*m->file_bytes) / unit);
-        y_max = std::max(y_max, *m->bits_per_weight);
-    }
-    double x_step = tick_step(std::max(x_max, 1e-6), 6), y_step = tick_step(std::max(y_max, 1e-6), 5);
-    Axes a{std::ceil(x_max / x_step) * x_step, std::ceil(y_max / y_step) * y_step};
-    if (a.x_max <= 0) a.x_max = x_step;
-    if (a.y_max <= 0) a.y_max = y_step;
+    auto [x_min, x_max] = std::minmax_element(models.begin(), models.end(), [](auto* a, auto* b) { return *a->file_bytes < *b->file_bytes; });
+    auto [y_min, y_max] = std::minmax_element(models.begin(), models.end(),
+                                              [](auto* a, auto* b) { return *a->bits_per_weight < *b->bits_per_weight; });
+    Axes a{Range::of(static_cast<double>(*(*x_min)->file_bytes) / unit, static_cast<double>(*(*x_max)->file_bytes) / unit, 6),
+           Range::of(*(*y_min)->bits_per_weight, *(*y_max)->bits_per_weight, 5)};
     std::string arch = html_escape(architecture.empty() ? "(no architecture)" : architecture);
     std::string s = "<figure class=\"scatter\"><svg role=\"img\" viewBox=\"0 0 " + num(kWidth, 0) + " " + num(kHeight, 0) +
                     "\" width=\"" + num(kWidth, 0) + "\" height=\"" + num(kHeight, 0) + "\" data-architecture=\"" + arch +
                     "\"><title>" + arch + ": file size against measured bits per weight, " + std::to_string(models.size()) +
-                    " models</title>" + axes_svg(a, x_step, y_step, unit_name);
+                    " models</title>" + axes_svg(a, unit_name);
     bool label = models.size() <= kMaxLabels;
     for (size_t i = 0; i < models.size(); ++i) {
         const auto* m = models[i];
