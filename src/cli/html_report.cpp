@@ -332,7 +332,7 @@ std::string type_colour(const std::vector<ReportType>& ggml_types, const std::st
     double hue = a.hue + f * (b.hue - a.hue > 180 ? b.hue - a.hue - 360 : b.hue - a.hue);
     // types with the same rate (Q4_0, Q4_K, IQ4_NL) step in lightness by their order in the table
     auto same = std::count_if(ggml_types.begin(), it, [&](const auto& g) { return g.bits_per_weight == it->bits_per_weight; });
-    double lightness = a.lightness + f * (b.lightness - a.lightness) + 0.09 * static_cast<double>(same % 3);
+    double lightness = a.lightness + f * (b.lightness - a.lightness) + 0.08 * static_cast<double>(same);
     return hsl_hex(std::fmod(hue + 360, 360), a.saturation + f * (b.saturation - a.saturation), std::min(lightness, 0.8));
 }
 
