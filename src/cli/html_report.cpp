@@ -346,13 +346,13 @@ int run_html_report(const std::string& db_path, const std::string& out_path, con
         std::cerr << "modelcat report: no catalogue at " << db_path << " (run modelcat crawl first)\n";
         return 2;
     }
-    SQLite::Database db(db_path, SQLite::OPEN_READONLY);
+    SQLite::Database db(db_path, SQLite::OPEN_READONLY);  // a reading command never writes
     ReportData data;
     try {
         data = load_report_data(db, selection);
     } catch (const SQLite::Exception&) {
-        throw;
-    } catch (const std::runtime_error& e) {
+        throw;  // a database error: main reports it with the database's name
+    } catch (const std::runtime_error& e) {  // an unknown --model or a selection over the cap
         std::cerr << "modelcat report: " << e.what() << "\n";
         return 2;
     }

@@ -11,9 +11,9 @@
 
 namespace modelcat::cli {
 
-// Larger selections are refused: past this the page outgrows 10 MB and a
-// browser's comfortable rendering (measured: README, Reports).
-constexpr size_t kHtmlReportMaxModels = 2000;
+// Larger selections are refused: 1,000 models draw in about 1.5-2 s (2 MB,
+// bench/RESULTS-html.md); more would pass the 2 s a reader should wait.
+constexpr size_t kHtmlReportMaxModels = 1000;
 
 // Text for HTML content and quoted attributes: & < > " ' escaped, invalid
 // UTF-8 replaced by U+FFFD (names come from untrusted files).
