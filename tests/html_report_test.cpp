@@ -110,6 +110,88 @@ std::string palette_class(const Element& cell) {
     return "";
 }
 
+// The checks of the drawn DOM, one concern each (the browser runs once for all of them).
+void check_no_script_errors(const Page& dom, const test::CommandResult& browser) {
+    EXPECT_TRUE(dom.problems.empty()) << dom.problems.front();
+    EXPECT_EQ(browser.err.find(":CONSOLE"), std::string::npos) << browser.err;
+    for (const auto& e : dom.elements)
+        if (e.tag == "body") {
+            EXPECT_EQ(e.attr("data-js-errors"), "");
+        }
+}
+
+// want: model name -> (tensor -> type), from the catalogue.
+void check_one_map_per_model(const Page& dom, std::map<std::string, std::map<std::string, std::string>> want) {
+    ASSERT_EQ(want.size(), 10u);  // eight quants, the copy under a markup name, the tiny real llama
+    std::set<std::string> mapped;
+    for (int64_t m : dom.with_class("policy-map")) {
+        if (dom.within(m, "policy-group") >= 0) continue;
+        std::string name = dom.elements[m].attr("data-model");
+        EXPECT_TRUE(mapped.insert(name).second) << "two maps of " << name;
+        auto cells = dom.cells(m);
+        ASSERT_EQ(cells.size(), want[name].size()) << name;
+        for (const auto& [tensor, cell] : cells) EXPECT_EQ(cell->attr("data-type"), want[name][tensor]) << name << " " << tensor;
+    }
+    EXPECT_EQ(mapped.size(), want.size());
+    EXPECT_TRUE(mapped.contains(kMarkupName));
+}
+
+void check_known_cells(const Page& dom) {
+    std::map<std::string, std::string> legend;  // type -> colour
+    for (const auto& e : dom.elements)
+        if (e.tag == "li" && e.attrs.contains("data-colour")) legend[e.attr("data-type")] = e.attr("data-colour");
+    ASSERT_TRUE(legend.contains("Q6_K") && legend.contains("Q4_K"));
+    EXPECT_NE(legend["Q6_K"], legend["Q4_K"]);
+    int64_t map = -1;
+    for (int64_t m : dom.with_class("policy-map"))
+        if (dom.within(m, "policy-group") < 0 && dom.elements[m].attr("data-model") == kPrefix + "Q4_K_M") map = m;
+    ASSERT_GE(map, 0);
+    auto cells = dom.cells(map);
+    const Element* promoted = cells["blk.0.ffn_down.weight"];
+    const Element* plain = cells["blk.4.ffn_down.weight"];
+    ASSERT_TRUE(promoted && plain);
+    EXPECT_EQ(css_colour(dom, palette_class(*promoted)), legend["Q6_K"]);
+    EXPECT_EQ(css_colour(dom, palette_class(*plain)), legend["Q4_K"]);
+    EXPECT_TRUE(promoted->has_class("dev"));  // not the majority type: outlined
+    EXPECT_FALSE(plain->has_class("dev"));
+    EXPECT_NE(promoted->attr("title").find("Q6_K [14336,4096]"), std::string::npos) << promoted->attr("title");
+    EXPECT_NE(promoted->attr("title").find(" bytes"), std::string::npos);
+}
+
+void check_q4k_group(const Page& dom) {
+    auto groups = dom.with_class("policy-group");
+    ASSERT_EQ(groups.size(), 1u);
+    std::set<std::string> members, differing;
+    size_t marked = 0;
+    for (int64_t m : dom.with_class("policy-map"))
+        if (dom.within(m, "policy-group") == groups[0]) members.insert(dom.elements[m].attr("data-model"));
+    EXPECT_EQ(members, (std::set<std::string>{kPrefix + "Q4_K_M", kPrefix + "Q4_K_L"}));
+    for (int64_t c : dom.with_class("differs")) {
+        EXPECT_EQ(dom.within(c, "policy-group"), groups[0]);
+        differing.insert(dom.elements[c].attr("data-tensor"));
+        ++marked;
+    }
+    EXPECT_EQ(differing, (std::set<std::string>{"output.weight", "token_embd.weight"}));
+    EXPECT_EQ(marked, 4u);  // each in both maps
+    std::vector<std::string> summaries;
+    for (const auto& e : dom.elements)
+        if (e.has_class("summary")) summaries.push_back(e.text);
+    EXPECT_EQ(summaries, (std::vector<std::string>{"Q4_K_L = Q4_K_M + token_embd, output as Q8_0"}));
+}
+
+void check_table_links(const Page& dom) {
+    std::set<std::string> ids;
+    for (const auto& e : dom.elements)
+        if (e.attrs.contains("id")) ids.insert(e.attr("id"));
+    size_t rows = 0;
+    for (const auto& e : dom.elements) {
+        if (e.tag != "a" || e.parent < 0 || dom.elements[e.parent].tag != "td") continue;
+        ++rows;
+        EXPECT_TRUE(ids.contains(e.attr("href").substr(1))) << e.attr("href");
+    }
+    EXPECT_EQ(rows, 10u);
+}
+
 class HtmlReport : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
@@ -126,24 +208,8 @@ protected:
             EXPECT_TRUE(rep.failures.empty());
         }
         report_ = test::run_modelcat("report --html '" + html_.string() + "' --db '" + db_.string() + "'");
-        chromium_ = test::run_command("command -v chromium").exit_code == 0;
-        if (!chromium_ || report_.exit_code != 0) return;
-        // JavaScript on, no network (every host name fails to resolve), a profile of our own.
-        std::string browser = "timeout 120 chromium --headless --no-sandbox --disable-gpu --host-resolver-rules='MAP * ~NOTFOUND' "
-                              "--user-data-dir='" + (dir_->path() / "profile").string() + "' ";
-        std::string url = "'file://" + html_.string() + "'";
-        browser_ = test::run_command(browser + "--enable-logging=stderr --v=0 --dump-dom " + url);
-        std::ofstream(dir_->path() / "dom.html") << browser_.out;
-        dom_ = parse_page(dir_->path() / "dom.html");
-        fs::path shot = fs::path(MODELCAT_ARTIFACTS_DIR) / "html_report.png";
-        fs::remove(shot);
-        screenshot_ = test::run_command(browser + "--window-size=1400,2000 --screenshot='" + shot.string() + "' " + url);
     }
     static void TearDownTestSuite() { delete dir_; }
-    void SetUp() override {
-        std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-        if (!chromium_ && test != "PatternAndModelNarrowTheSelection") GTEST_SKIP() << "chromium is not installed (scripts/install-deps installs Debian's chromium)";
-    }
     // name -> (tensor -> type), from the catalogue.
     static std::map<std::string, std::map<std::string, std::string>> catalogue_types() {
         SQLite::Database db(db_.string(), SQLite::OPEN_READONLY);
@@ -154,9 +220,7 @@ protected:
     }
     static inline test::TempDir* dir_;
     static inline fs::path db_, html_;
-    static inline test::CommandResult report_, browser_, screenshot_;
-    static inline bool chromium_ = false;
-    static inline Page dom_;
+    static inline test::CommandResult report_;
 };
 
 TEST_F(HtmlReport, PageIsWellFormedTitledAndSelfContained) {
@@ -167,93 +231,31 @@ TEST_F(HtmlReport, PageIsWellFormedTitledAndSelfContained) {
     for (const auto& e : raw.elements) svgs += e.tag == "svg";
     EXPECT_EQ(svgs, 1u);  // one architecture with sizes: llama
     for (const auto& e : raw.elements) EXPECT_NE(e.tag, "img") << "a model name became markup";
-    EXPECT_TRUE(dom_.problems.empty()) << dom_.problems.front();
 }
 
-TEST_F(HtmlReport, BrowserRanTheScriptWithoutErrors) {
-    ASSERT_EQ(browser_.exit_code, 0) << browser_.err;
-    EXPECT_EQ(browser_.err.find(":CONSOLE"), std::string::npos) << browser_.err;
-    for (const auto& e : dom_.elements)
-        if (e.tag == "body") {
-            EXPECT_EQ(e.attr("data-js-errors"), "");
-        }
-}
+// Two launches: the DOM after the script ran (JavaScript on, every host name
+// unresolvable, console to stderr), then a screenshot kept in the build folder.
+TEST_F(HtmlReport, InHeadlessChromium) {
+    if (test::run_command("command -v chromium").exit_code != 0)
+        GTEST_SKIP() << "chromium is not installed (scripts/install-deps installs Debian's chromium)";
+    ASSERT_EQ(report_.exit_code, 0) << report_.err;
+    std::string browser = "timeout 120 chromium --headless --no-sandbox --disable-gpu --host-resolver-rules='MAP * ~NOTFOUND' "
+                          "--user-data-dir='" + (dir_->path() / "profile").string() + "' ";
+    std::string url = "'file://" + html_.string() + "'";
+    test::CommandResult dump = test::run_command(browser + "--enable-logging=stderr --v=0 --dump-dom " + url);
+    ASSERT_EQ(dump.exit_code, 0) << dump.err;
+    std::ofstream(dir_->path() / "dom.html") << dump.out;
+    Page dom = parse_page(dir_->path() / "dom.html");
+    check_no_script_errors(dom, dump);
+    check_one_map_per_model(dom, catalogue_types());
+    check_known_cells(dom);
+    check_q4k_group(dom);
+    check_table_links(dom);
 
-TEST_F(HtmlReport, OneMapPerModelWithEveryTensorOfItsType) {
-    auto want = catalogue_types();
-    ASSERT_EQ(want.size(), 10u);  // eight quants, the copy under a markup name, the tiny real llama
-    std::set<std::string> mapped;
-    for (int64_t m : dom_.with_class("policy-map")) {
-        if (dom_.within(m, "policy-group") >= 0) continue;
-        std::string name = dom_.elements[m].attr("data-model");
-        EXPECT_TRUE(mapped.insert(name).second) << "two maps of " << name;
-        auto cells = dom_.cells(m);
-        ASSERT_EQ(cells.size(), want[name].size()) << name;
-        for (const auto& [tensor, cell] : cells) EXPECT_EQ(cell->attr("data-type"), want[name][tensor]) << name << " " << tensor;
-    }
-    EXPECT_EQ(mapped.size(), want.size());
-    EXPECT_TRUE(mapped.contains(kMarkupName));
-}
-
-TEST_F(HtmlReport, KnownCellsHaveTheirTypesColourAndDeviationsAreOutlined) {
-    std::map<std::string, std::string> legend;  // type -> colour
-    for (const auto& e : dom_.elements)
-        if (e.tag == "li" && e.attrs.contains("data-colour")) legend[e.attr("data-type")] = e.attr("data-colour");
-    ASSERT_TRUE(legend.contains("Q6_K") && legend.contains("Q4_K"));
-    EXPECT_NE(legend["Q6_K"], legend["Q4_K"]);
-    int64_t map = -1;
-    for (int64_t m : dom_.with_class("policy-map"))
-        if (dom_.within(m, "policy-group") < 0 && dom_.elements[m].attr("data-model") == kPrefix + "Q4_K_M") map = m;
-    ASSERT_GE(map, 0);
-    auto cells = dom_.cells(map);
-    const Element* promoted = cells["blk.0.ffn_down.weight"];
-    const Element* plain = cells["blk.4.ffn_down.weight"];
-    ASSERT_TRUE(promoted && plain);
-    EXPECT_EQ(css_colour(dom_, palette_class(*promoted)), legend["Q6_K"]);
-    EXPECT_EQ(css_colour(dom_, palette_class(*plain)), legend["Q4_K"]);
-    EXPECT_TRUE(promoted->has_class("dev"));  // not the majority type: outlined
-    EXPECT_FALSE(plain->has_class("dev"));
-    EXPECT_NE(promoted->attr("title").find("Q6_K [14336,4096]"), std::string::npos) << promoted->attr("title");
-    EXPECT_NE(promoted->attr("title").find(" bytes"), std::string::npos);
-}
-
-TEST_F(HtmlReport, TheQ4KGroupMarksExactlyTheTwoDifferingTensors) {
-    auto groups = dom_.with_class("policy-group");
-    ASSERT_EQ(groups.size(), 1u);
-    std::set<std::string> members, differing;
-    size_t marked = 0;
-    for (int64_t m : dom_.with_class("policy-map"))
-        if (dom_.within(m, "policy-group") == groups[0]) members.insert(dom_.elements[m].attr("data-model"));
-    EXPECT_EQ(members, (std::set<std::string>{kPrefix + "Q4_K_M", kPrefix + "Q4_K_L"}));
-    for (int64_t c : dom_.with_class("differs")) {
-        EXPECT_EQ(dom_.within(c, "policy-group"), groups[0]);
-        differing.insert(dom_.elements[c].attr("data-tensor"));
-        ++marked;
-    }
-    EXPECT_EQ(differing, (std::set<std::string>{"output.weight", "token_embd.weight"}));
-    EXPECT_EQ(marked, 4u);  // each in both maps
-    std::vector<std::string> summaries;
-    for (const auto& e : dom_.elements)
-        if (e.has_class("summary")) summaries.push_back(e.text);
-    EXPECT_EQ(summaries, (std::vector<std::string>{"Q4_K_L = Q4_K_M + token_embd, output as Q8_0"}));
-}
-
-TEST_F(HtmlReport, QuantTableLinksEveryModelToItsSection) {
-    std::set<std::string> ids;
-    for (const auto& e : dom_.elements)
-        if (e.attrs.contains("id")) ids.insert(e.attr("id"));
-    size_t rows = 0;
-    for (const auto& e : dom_.elements) {
-        if (e.tag != "a" || e.parent < 0 || dom_.elements[e.parent].tag != "td") continue;
-        ++rows;
-        EXPECT_TRUE(ids.contains(e.attr("href").substr(1))) << e.attr("href");
-    }
-    EXPECT_EQ(rows, 10u);
-}
-
-TEST_F(HtmlReport, ScreenshotIsKeptInTheBuildFolder) {
     fs::path shot = fs::path(MODELCAT_ARTIFACTS_DIR) / "html_report.png";
-    ASSERT_TRUE(fs::exists(shot)) << screenshot_.err;
+    fs::remove(shot);
+    test::CommandResult r = test::run_command(browser + "--window-size=1400,2000 --screenshot='" + shot.string() + "' " + url);
+    ASSERT_TRUE(fs::exists(shot)) << r.err;
     std::ifstream in(shot, std::ios::binary);
     char magic[8] = {};
     in.read(magic, 8);
