@@ -23,6 +23,24 @@ namespace {
 
 const std::string kPrefix = "Meta-Llama-3.1-8B-Instruct-";
 const std::string kMarkupName = "<img src=x onerror=alert(1)>&amp;";  // a file stem that is markup
+const std::string kMarkupLayered = "blk.0.<b>bold</b>.weight", kMarkupFlat = "\"><script>x()</script>";
+const std::string kAdapter = "Llama-3.1-8B-lora";
+
+// A LoRA adapter (general.type = adapter: listed, not mapped) and a model whose tensor names are markup.
+void write_odd_models(const fs::path& dir) {
+    kit::GgufWriter adapter;
+    adapter.add_kv("general.architecture", kit::GgufValue::str("llama"));
+    adapter.add_kv("general.type", kit::GgufValue::str("adapter"));
+    adapter.add_kv("adapter.type", kit::GgufValue::str("lora"));
+    adapter.add_tensor("blk.0.attn_q.weight.lora_a", {4096, 16}, 0);
+    adapter.add_tensor("blk.0.attn_q.weight.lora_b", {16, 4096}, 0);
+    adapter.write(dir / (kAdapter + ".gguf"));
+    kit::GgufWriter odd;
+    odd.add_kv("general.architecture", kit::GgufValue::str("llama"));
+    odd.add_tensor(kMarkupLayered, {32}, 0);
+    odd.add_tensor(kMarkupFlat, {32}, 0);
+    odd.write(dir / "markup-tensors.gguf");
+}
 
 // One element of a page as tests/html_check.py --elements reports it.
 struct Element {
@@ -122,7 +140,9 @@ void check_no_script_errors(const Page& dom, const test::CommandResult& browser)
 
 // want: model name -> (tensor -> type), from the catalogue.
 void check_one_map_per_model(const Page& dom, std::map<std::string, std::map<std::string, std::string>> want) {
-    ASSERT_EQ(want.size(), 10u);  // eight quants, the copy under a markup name, the tiny real llama
+    ASSERT_EQ(want.erase(kAdapter), 1u);  // listed, not mapped
+    // eight quants, the copy under a markup name, the tiny real llama, the markup tensors
+    ASSERT_EQ(want.size(), 11u);
     std::set<std::string> mapped;
     for (int64_t m : dom.with_class("policy-map")) {
         if (dom.within(m, "policy-group") >= 0) continue;
@@ -134,6 +154,12 @@ void check_one_map_per_model(const Page& dom, std::map<std::string, std::map<std
     }
     EXPECT_EQ(mapped.size(), want.size());
     EXPECT_TRUE(mapped.contains(kMarkupName));
+    for (const auto& e : dom.elements)  // tensor names drawn by the script stay text
+        EXPECT_FALSE((e.tag == "b" && e.text == "bold") || (e.tag == "script" && dom.within(e.parent, "policy-map") >= 0));
+    std::vector<std::string> others;
+    for (const auto& e : dom.elements)
+        if (e.tag == "li" && e.parent >= 0 && dom.elements[e.parent].has_class("other")) others.push_back(e.attr("data-model"));
+    EXPECT_EQ(others, std::vector<std::string>{kAdapter});
 }
 
 void check_known_cells(const Page& dom) {
@@ -189,7 +215,7 @@ void check_table_links(const Page& dom) {
         ++rows;
         EXPECT_TRUE(ids.contains(e.attr("href").substr(1))) << e.attr("href");
     }
-    EXPECT_EQ(rows, 10u);
+    EXPECT_EQ(rows, 12u);  // every model, the adapter too
 }
 
 class HtmlReport : public ::testing::Test {
@@ -199,6 +225,7 @@ protected:
         kit::write_llama31_lineup(dir_->path() / "lineup");
         fs::create_directories(dir_->path() / "odd");
         kit::llama31_quant("Q2_K").write(dir_->path() / "odd" / (kMarkupName + ".gguf"));
+        write_odd_models(dir_->path() / "odd");
         db_ = dir_->path() / "catalog.db";
         html_ = dir_->path() / "report.html";
         {
