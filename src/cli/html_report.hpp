@@ -11,7 +11,7 @@
 
 namespace modelcat::cli {
 
-// Larger selections are refused: 1,000 models draw in about 1.5-2 s (2 MB,
+// Larger selections are refused: 1,000 models draw in about 1.1-1.4 s (2 MB,
 // bench/RESULTS-html.md); more would pass the 2 s a reader should wait.
 constexpr size_t kHtmlReportMaxModels = 1000;
 
