@@ -19,6 +19,7 @@
 #include "catalog/open.hpp"
 #include "catalog/query.hpp"
 #include "catalog/report_params.hpp"
+#include "cli/html_report.hpp"
 #include "cli/printer.hpp"
 #include "cli/progress.hpp"
 #include "cli/show.hpp"
@@ -229,6 +230,14 @@ int main(int argc, char** argv) {
     diff_cmd->add_option("b", diff_b, "model_id, name, location, or a file")->required();
     diff_cmd->add_option("-f,--format", out_format, "table, csv, json or markdown");
 
+    auto* report_cmd = app.add_subcommand("report", "write a self-contained HTML report of the catalogue");
+    std::string report_html;
+    cli::ReportSelection report_sel{std::nullopt, {}, cli::kHtmlReportMaxModels};
+    report_cmd->add_option("--html", report_html, "output file (one page: quant table, policy maps, scatters)")->required();
+    report_cmd->add_option("--db", db, "catalogue database (opened read-only)");
+    report_cmd->add_option("--pattern", report_sel.pattern, "models whose name is LIKE this");
+    report_cmd->add_option("--model", report_sel.refs, "a model_id, name or location (repeatable)");
+
     auto* schema_cmd = app.add_subcommand("schema", "print the SQL that creates the catalogue");
 
     auto* migrate_cmd = app.add_subcommand("migrate", "upgrade an existing catalogue to this modelcat's schema (crawl does it too)");
@@ -269,6 +278,7 @@ int main(int argc, char** argv) {
         }
         if (*diff_cmd) return run_diff_command(db, diff_a, diff_b, out_format);
         if (*migrate_cmd) return run_migrate_command(db);
+        if (*report_cmd) return cli::run_html_report(db, report_html, report_sel);
         if (*schema_cmd) {
             for (const auto& m : catalog::schema_migrations()) std::cout << "-- schema/" << m.name << ".sql\n" << m.sql << "\n";
             return kExitOk;
