@@ -17,6 +17,7 @@
 #include "catalog/catalog.hpp"
 #include "catalog/embedded_sql.hpp"
 #include "catalog/query.hpp"
+#include "cli/audit_command.hpp"
 #include "cli/printer.hpp"
 #include "cli/progress.hpp"
 #include "cli/show.hpp"
@@ -216,6 +217,14 @@ int main(int argc, char** argv) {
     diff_cmd->add_option("b", diff_b, "model_id, name, location, or a file")->required();
     diff_cmd->add_option("-f,--format", out_format, "table, csv, json or markdown");
 
+    auto* audit_cmd = app.add_subcommand("audit", "prove that a GGUF holds its source checkpoint's values, and record it");
+    cli::AuditFlags audit_flags;
+    audit_cmd->add_option("--db", db, "catalogue database the audit is recorded in");
+    audit_cmd->add_option("gguf", audit_flags.gguf, "the converted .gguf")->required();
+    audit_cmd->add_option("source", audit_flags.source, "checkpoint folder, its model.safetensors.index.json, or a .safetensors")->required();
+    audit_cmd->add_option("--sample-rows", audit_flags.sample_rows, "compare N rows per tensor at deterministic positions (default: all)");
+    audit_cmd->add_option("-j,--jobs", audit_flags.jobs, "tensors compared at once (default 2)")->check(CLI::Range(1, 64));
+
     auto* schema_cmd = app.add_subcommand("schema", "print the SQL that creates the catalogue");
 
     try {
@@ -252,6 +261,7 @@ int main(int argc, char** argv) {
             return kExitOk;
         }
         if (*diff_cmd) return run_diff_command(db, diff_a, diff_b, out_format);
+        if (*audit_cmd) return cli::run_audit_command(db, audit_flags);
         if (*schema_cmd) {
             for (const auto& m : catalog::schema_migrations()) std::cout << "-- schema/" << m.name << ".sql\n" << m.sql << "\n";
             return kExitOk;
