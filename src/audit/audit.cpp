@@ -100,7 +100,7 @@ std::vector<TensorResult> compare_all(const std::vector<PairPlan>& pairs, const 
     std::mutex mu;
     std::exception_ptr error;
     auto work = [&] {
-        FileSet files(in.files);
+        FileSet files(in);
         try {
             for (size_t i; (i = next++) < pairs.size();) {
                 results[i] = compare_pair(pairs[i], files, o.sample_rows);
@@ -135,10 +135,10 @@ AuditResult run_audit(const std::string& gguf, const std::string& source, const 
     res.gguf_location = gguf, res.source_location = source;
     res.source_tensors = in.source.size();
     res.sample_rows = options.sample_rows;
-    res.bytes_read = in.header_bytes_read;
+    res.bytes_read = in.header_bytes_read, res.requests = in.header_requests;
     Pairing pairing = pair_tensors(in, options.name_map ? options.name_map(in.architecture) : std::map<std::string, std::string>{});
     res.tensors = compare_all(pairing.pairs, in, options, res.bytes_read, res.requests);
-    FileSet files(in.files);
+    FileSet files(in);
     for (const TensorSpan* g : pairing.generated) res.tensors.push_back(check_generated(*g, in, files));
     res.bytes_read += files.bytes_read(), res.requests += files.requests();
     for (auto& u : pairing.unmatched) res.tensors.push_back(std::move(u));

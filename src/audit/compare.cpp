@@ -221,7 +221,7 @@ std::optional<double> nmse_ceiling(uint32_t ggml_type) {
 std::span<const ToleranceRow> tolerance_table() { return kTolerance; }
 
 io::ByteSource& FileSet::at(size_t i) {
-    if (!open_[i]) open_[i] = std::make_unique<io::LocalFile>(paths_[i]);
+    if (!open_[i]) open_[i] = open_file(in_.files[i], in_.sizes[i], in_.prefixes[i]);
     return *open_[i];
 }
 

@@ -29,13 +29,13 @@ std::span<const ToleranceRow> tolerance_table();
 // One audit worker's open files (by AuditInputs::files index), opened on first use.
 class FileSet {
 public:
-    explicit FileSet(const std::vector<std::string>& paths) : paths_(paths), open_(paths.size()) {}
+    explicit FileSet(const AuditInputs& in) : in_(in), open_(in.files.size()) {}
     io::ByteSource& at(size_t i);
     uint64_t bytes_read() const;
     uint64_t requests() const;
 
 private:
-    const std::vector<std::string>& paths_;
+    const AuditInputs& in_;
     std::vector<std::unique_ptr<io::ByteSource>> open_;
 };
 

@@ -1,12 +1,13 @@
 #include "audit/inputs.hpp"
 
 #include <filesystem>
+#include <tuple>
 
 #include "crawl/header_reader.hpp"
 #include "format/checkpoint.hpp"
 #include "format/dequant.hpp"
 #include "format/ggml_types.hpp"
-#include "io/byte_source.hpp"
+#include "io/http_file.hpp"
 
 namespace modelcat::audit {
 
@@ -14,24 +15,46 @@ namespace fs = std::filesystem;
 
 namespace {
 
-io::ByteBuffer read_whole(const std::string& path, uint64_t& counted) {
-    io::LocalFile f(path);
-    io::ByteBuffer buf;
-    f.read(0, f.size(), buf);
-    counted += f.bytes_read();
-    return buf;
+// `name` in the folder that holds `location` (a path or a URL).
+std::string sibling(const std::string& location, const std::string& name) {
+    if (is_remote(location)) return location.substr(0, location.rfind('/') + 1) + name;
+    return (fs::path(location).parent_path() / name).string();
 }
 
-format::FileHeader read_file_header(const std::string& path, uint64_t& counted) {
-    io::LocalFile f(path);
-    format::FileHeader h = crawl::read_header(f, {});
-    counted += f.bytes_read();
+// Reads a whole small file or a header, counting bytes and requests; a bad
+// header's error gains the file's location. Returns what `read` returns and
+// the file's size; a remote file's first bytes are kept for the tensor reads.
+template <typename Read>
+auto counted(AuditInputs& in, const std::string& location, Read read) {
+    auto f = open_file(location);
+    try {
+        auto result = read(*f);
+        in.header_bytes_read += f->bytes_read(), in.header_requests += f->requests();
+        auto* http = dynamic_cast<io::HttpFile*>(f.get());
+        return std::make_tuple(std::move(result), f->size(), http ? http->prefix() : std::vector<uint8_t>{});
+    } catch (const format::FormatError& e) {
+        throw format::FormatError(e.offset(), location + ": " + e.what());
+    }
+}
+
+io::ByteBuffer read_whole(AuditInputs& in, const std::string& location) {
+    return std::get<0>(counted(in, location, [](io::ByteSource& f) {
+        io::ByteBuffer buf;
+        f.read(0, f.size(), buf);
+        return buf;
+    }));
+}
+
+// The header, and the file recorded in `in` (location, size, first bytes).
+format::FileHeader read_file_header(AuditInputs& in, const std::string& location) {
+    auto [h, size, prefix] = counted(in, location, [](io::ByteSource& f) { return crawl::read_header(f, {}); });
+    in.files.push_back(location), in.sizes.push_back(size), in.prefixes.push_back(std::move(prefix));
     return h;
 }
 
-void add_gguf(AuditInputs& in, const std::string& path) {
-    format::FileHeader h = read_file_header(path, in.header_bytes_read);
-    if (h.format != format::Format::gguf) throw format::FormatError(0, path + ": not a GGUF file");
+void add_gguf(AuditInputs& in, const std::string& location) {
+    format::FileHeader h = read_file_header(in, location);
+    if (h.format != format::Format::gguf) throw format::FormatError(0, location + ": not a GGUF file");
     in.architecture = format::metadata_string(h, "general.architecture").value_or("");
     for (const auto& t : h.tensors) {
         TensorSpan s{t.name, t.type_name, t.type_id.value_or(0), false, {t.dims.rbegin(), t.dims.rend()}, t.dims, 0,
@@ -41,11 +64,10 @@ void add_gguf(AuditInputs& in, const std::string& path) {
     }
 }
 
-void add_shard(AuditInputs& in, const std::string& path) {
-    format::FileHeader h = read_file_header(path, in.header_bytes_read);
-    if (h.format != format::Format::safetensors) throw format::FormatError(0, path + ": not a safetensors file");
+void add_shard(AuditInputs& in, const std::string& location) {
     size_t file = in.files.size();
-    in.files.push_back(path);
+    format::FileHeader h = read_file_header(in, location);
+    if (h.format != format::Format::safetensors) throw format::FormatError(0, location + ": not a safetensors file");
     for (const auto& t : h.tensors) {
         auto type = format::ggml_type_of_dtype(t.type_name);
         in.source.push_back({t.name, t.type_name, type.value_or(0), type.has_value(), t.dims, {}, file,
@@ -53,7 +75,44 @@ void add_shard(AuditInputs& in, const std::string& path) {
     }
 }
 
+// The checkpoint's shard locations and its config.json's, from what SOURCE names.
+std::vector<std::string> shard_locations(AuditInputs& in, const std::string& source, std::string& config) {
+    std::string index;
+    if (source.ends_with(".json")) {
+        index = source;
+    } else if (source.ends_with(".safetensors")) {
+        config = sibling(source, "config.json");
+        return {source};
+    } else {
+        std::string folder = source.ends_with("/") ? source : source + "/";
+        index = folder + "model.safetensors.index.json";
+        if (!is_remote(source) && !fs::exists(index)) {
+            config = folder + "config.json";
+            return {folder + "model.safetensors"};
+        }
+    }
+    config = sibling(index, "config.json");
+    io::ByteBuffer json = read_whole(in, index);
+    std::vector<std::string> shards;
+    try {
+        for (const auto& shard : format::parse_checkpoint_index(json).shards) shards.push_back(sibling(index, shard));
+    } catch (const format::FormatError& e) {
+        throw format::FormatError(e.offset(), index + ": " + e.what());
+    }
+    return shards;
+}
+
 }  // namespace
+
+bool is_remote(const std::string& location) {
+    return location.starts_with("http://") || location.starts_with("https://");
+}
+
+std::unique_ptr<io::ByteSource> open_file(const std::string& location, std::optional<uint64_t> size,
+                                          std::vector<uint8_t> prefix) {
+    if (is_remote(location)) return std::make_unique<io::HttpFile>(location, io::HttpOptions{}, size, std::move(prefix));
+    return std::make_unique<io::LocalFile>(location);
+}
 
 uint64_t TensorSpan::elements() const {
     uint64_t n = 1;
@@ -63,25 +122,15 @@ uint64_t TensorSpan::elements() const {
 
 AuditInputs open_inputs(const std::string& gguf, const std::string& source) {
     AuditInputs in;
-    in.files.push_back(gguf);
     add_gguf(in, gguf);
-    fs::path dir = source, index;
-    std::vector<std::string> shards;
-    if (fs::is_directory(dir)) {
-        index = dir / "model.safetensors.index.json";
-        if (!fs::exists(index)) shards.push_back(dir / "model.safetensors"), index.clear();
-    } else if (source.ends_with(".json")) {
-        index = dir, dir = dir.parent_path();
-    } else {
-        shards.push_back(source), dir = dir.parent_path();
+    std::string config;
+    for (const auto& s : shard_locations(in, source, config)) add_shard(in, s);
+    io::ByteBuffer json = read_whole(in, config);
+    try {
+        in.config = format::parse_model_architecture(json);
+    } catch (const format::FormatError& e) {
+        throw format::FormatError(e.offset(), config + ": " + e.what());
     }
-    if (!index.empty()) {
-        io::ByteBuffer json = read_whole(index, in.header_bytes_read);
-        for (const auto& shard : format::parse_checkpoint_index(json).shards) shards.push_back(dir / shard);
-    }
-    for (const auto& s : shards) add_shard(in, s);
-    io::ByteBuffer config = read_whole(dir / "config.json", in.header_bytes_read);
-    in.config = format::parse_model_architecture(config);
     return in;
 }
 

@@ -3,11 +3,13 @@
 // checkpoint's (a folder, its model.safetensors.index.json, or one
 // .safetensors with config.json beside it), with absolute byte offsets.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "format/header.hpp"
 #include "format/model_config.hpp"
+#include "io/byte_source.hpp"
 
 namespace modelcat::audit {
 
@@ -27,11 +29,19 @@ struct TensorSpan {
 
 struct AuditInputs {
     std::vector<std::string> files;  // [0] the GGUF, then the shards
+    std::vector<uint64_t> sizes;     // of each file, as its header read found it
+    std::vector<std::vector<uint8_t>> prefixes;  // remote files: the first bytes the header read fetched
     std::string architecture;        // general.architecture
     std::vector<TensorSpan> gguf, source;
     format::ModelConfig config;
-    uint64_t header_bytes_read = 0;  // header and JSON reads, counted apart from tensor data
+    uint64_t header_bytes_read = 0, header_requests = 0;  // header and JSON reads, apart from tensor data
 };
+
+bool is_remote(const std::string& location);  // http:// or https://
+
+// A file for reading tensor data: local, or remote with its size already known (no extra request).
+std::unique_ptr<io::ByteSource> open_file(const std::string& location, std::optional<uint64_t> size = std::nullopt,
+                                          std::vector<uint8_t> prefix = {});
 
 // Throws io::IoError (cannot read) or format::FormatError (bad header, index or config).
 AuditInputs open_inputs(const std::string& gguf, const std::string& source);

@@ -69,6 +69,8 @@ int run_audit_command(const std::string& db_path, const AuditFlags& flags) {
     int64_t id = catalog::store_audit(cat.db(), result);
     print_result(std::cout, catalog::run_query(cat.db(), *catalog::bundled_query("audit"), {{"audit", std::to_string(id)}}),
                  OutputFormat::table);
+    std::cout << "audit " << id << ": read " << result.bytes_read << " bytes in " << result.requests << " requests, "
+              << result.seconds << " s\n";
     return result.passed() ? kPass : kFail;
 }
 
