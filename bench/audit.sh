@@ -9,14 +9,17 @@ cd "$(dirname "$0")/.."
 DIR=${DIR:-/tmp/modelcat-audit-bench}
 JOBS=${JOBS:-2}
 cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DMODELCAT_TESTS=OFF >/dev/null
-cmake --build build-bench -j2 --target modelcat modelcat-audit-pair >/dev/null
+cmake --build build-bench -j2 --target modelcat modelcat-audit-pair modelcat-samples >/dev/null
 shape="--layers 5 --hidden 4096 --heads 32 --kv-heads 8 --ffn 14336 --vocab 32000"
 [ -f "$DIR/Q4_K.gguf" ] || build-bench/modelcat-audit-pair "$DIR" $shape --quants
+# The 8B-class layout for sample mode's cost: Llama 3.1 8B's BF16 checkpoint and its BF16 GGUF as
+# sparse replicas (every size, shape and offset real, the values zero, so rope_freqs fails).
+[ -f "$DIR/8b/Meta-Llama-3.1-8B-Instruct-BF16.gguf" ] || build-bench/modelcat-samples "$DIR/8b" --checkpoint >/dev/null
 db=$(mktemp -u /tmp/audit-bench-XXXX.db); trap 'rm -f "$db"*' EXIT
 cat "$DIR"/checkpoint/*.safetensors "$DIR"/*.gguf >/dev/null  # page cache
-row() {  # name, extra flags
+row() {  # GGUF name, extra flags, checkpoint folder
   local out; out=$( { /usr/bin/time -f "rss_kb %M" build-bench/modelcat audit --db "$db" --jobs "$JOBS" $2 \
-        "$DIR/$1.gguf" "$DIR/checkpoint"; } 2>&1 )
+        "$DIR/$1.gguf" "${3:-$DIR/checkpoint}"; } 2>&1 )
   local verdict rss bytes secs gguf
   verdict=$(echo "$out" | awk '/^Verdict/{print $2}')
   rss=$(echo "$out" | awk '/^rss_kb/{printf "%.0f", $2/1024}')
@@ -41,5 +44,12 @@ row() {  # name, extra flags
   row Q4_K ""
   row BF16 "--sample-rows 16"
   row Q4_K "--sample-rows 16"
+  echo
+  echo "Sample mode on the 8B-class layout (\`modelcat-samples --checkpoint\`: Llama 3.1 8B BF16, 16.06 GB of"
+  echo "tensor data on each side, sparse; verdict fail only because zero rope_freqs do not match config.json):"
+  echo
+  echo "| GGUF (flags) | verdict | GGUF GB | seconds | GB/s of GGUF data | peak RSS MiB | MB read (both sides) | requests |"
+  echo "|---|---|---|---|---|---|---|---|"
+  row 8b/Meta-Llama-3.1-8B-Instruct-BF16 "--sample-rows 16" "$DIR/8b/Meta-Llama-3.1-8B-Instruct"
 } > bench/RESULTS-audit.md
 cat bench/RESULTS-audit.md

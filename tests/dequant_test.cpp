@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "format/dequant.hpp"
+#include "kit/kit_quantize.hpp"
 
 using namespace modelcat::format;
 
@@ -162,27 +163,13 @@ TEST(Dequant, Q3_K) {
     for (int i = 0; i < 256; ++i) EXPECT_EQ(y[i], 0.5f * sc[i / 16] * q[i]) << i;
 }
 
-// The eight 6-bit (scale, min) pairs of Q4_K/Q5_K in their 12 bytes.
-void pack_k4_scales(uint8_t* s, const std::vector<int>& sc, const std::vector<int>& mn) {
-    for (int j = 0; j < 8; ++j) {
-        if (j < 4) {
-            s[j] |= static_cast<uint8_t>(sc[j]);
-            s[j + 4] |= static_cast<uint8_t>(mn[j]);
-        } else {
-            s[j + 4] = static_cast<uint8_t>((sc[j] & 0xF) | ((mn[j] & 0xF) << 4));
-            s[j - 4] |= static_cast<uint8_t>((sc[j] >> 4) << 6);
-            s[j] |= static_cast<uint8_t>((mn[j] >> 4) << 6);
-        }
-    }
-}
-
 TEST(Dequant, Q4_KAndQ5_K) {
     auto q = random_ints(0, 31, 256, 9), sc = random_ints(0, 63, 8, 10), mn = random_ints(0, 63, 8, 11);
     std::vector<uint8_t> b4(144), b5(176);
     for (auto* b : {&b4, &b5}) {
         put_half(b->data(), 0.125f);
         put_half(b->data() + 2, 0.0625f);
-        pack_k4_scales(b->data() + 4, sc, mn);
+        modelcat::kit::pack_k4_scales(b->data() + 4, sc, mn);
     }
     for (int i = 0; i < 256; ++i) {
         int j = i / 64, nib = (i % 64) / 32, l = i % 32;

@@ -37,15 +37,46 @@ struct Stats {
             ref2 += e, got2 += e, dot += e;
             return;
         }
-        for (uint64_t c = 0; c < cols; ++c) {
-            float r = ref[c], g = got[c];
-            if (std::bit_cast<uint32_t>(r) != std::bit_cast<uint32_t>(g) && !(std::isnan(r) && std::isnan(g))) {
-                if (mismatches++ == 0) first_row = source_row, first_col = c, first_ref = r, first_got = g;
-            }
-            double e = static_cast<double>(g) - r;
-            if (std::fabs(e) > max_abs) max_abs = std::fabs(e), max_row = source_row, max_col = c;
-            err2 += e * e, ref2 += double(r) * r, got2 += double(g) * g, dot += double(r) * g;
+        differing_row(ref, got, cols, source_row);
+    }
+
+    // Eight float lanes per sum (vectorizable without -ffast-math), added to the
+    // double totals once per row; positions are looked up only when needed.
+    void differing_row(const float* ref, const float* got, uint64_t cols, uint64_t source_row) {
+        float e2[8] = {}, r2[8] = {}, g2[8] = {}, rg[8] = {}, mx[8] = {};
+        uint32_t diff[8] = {};
+        auto lane = [&](int k, float r, float g) {
+            float e = g - r;
+            e2[k] += e * e, r2[k] += r * r, g2[k] += g * g, rg[k] += r * g;
+            mx[k] = std::max(mx[k], std::fabs(e));
+            diff[k] += differs(r, g);
+        };
+        uint64_t c = 0;
+        for (; c + 8 <= cols; c += 8)
+            for (int k = 0; k < 8; ++k) lane(k, ref[c + k], got[c + k]);
+        for (; c < cols; ++c) lane(0, ref[c], got[c]);
+        uint64_t row_mismatches = 0;
+        float row_max = 0;
+        for (int k = 0; k < 8; ++k) {
+            err2 += e2[k], ref2 += r2[k], got2 += g2[k], dot += rg[k];
+            row_mismatches += diff[k], row_max = std::max(row_max, mx[k]);
         }
+        if (row_mismatches && mismatches == 0) {
+            uint64_t at = 0;
+            while (!differs(ref[at], got[at])) ++at;
+            first_row = source_row, first_col = at, first_ref = ref[at], first_got = got[at];
+        }
+        mismatches += row_mismatches;
+        if (row_max > max_abs) {
+            uint64_t at = 0;
+            while (std::fabs(got[at] - ref[at]) != row_max) ++at;
+            max_abs = row_max, max_row = source_row, max_col = at;
+        }
+    }
+
+    // Not the same bits, unless both are NaN.
+    static uint32_t differs(float r, float g) {
+        return (std::bit_cast<uint32_t>(r) != std::bit_cast<uint32_t>(g)) & !((r != r) & (g != g));
     }
 
     // Sum of squares of a row: eight float lanes, so it vectorizes without -ffast-math.

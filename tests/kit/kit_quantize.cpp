@@ -34,19 +34,11 @@ void q4_k_block(const float* x, std::vector<uint8_t>& out) {
     d = format::fp16_to_float(format::float_to_fp16(d));  // quantize against the stored values
     dmin = format::fp16_to_float(format::float_to_fp16(dmin));
     std::array<int, 8> sc{}, mn{};
-    uint8_t* s = out.data() + at + 4;
     for (int j = 0; j < 8; ++j) {
         sc[j] = d > 0 ? std::clamp(static_cast<int>(std::lround(scale[j] / d)), 0, 63) : 0;
         mn[j] = dmin > 0 ? std::clamp(static_cast<int>(std::lround(minus[j] / dmin)), 0, 63) : 0;
-        if (j < 4) {
-            s[j] |= static_cast<uint8_t>(sc[j]);
-            s[j + 4] |= static_cast<uint8_t>(mn[j]);
-        } else {
-            s[j + 4] = static_cast<uint8_t>((sc[j] & 0xF) | ((mn[j] & 0xF) << 4));
-            s[j - 4] |= static_cast<uint8_t>((sc[j] >> 4) << 6);
-            s[j] |= static_cast<uint8_t>((mn[j] >> 4) << 6);
-        }
     }
+    pack_k4_scales(out.data() + at + 4, sc, mn);
     uint8_t* qs = out.data() + at + 16;
     for (int i = 0; i < 256; ++i) {
         int j = i / 32;
@@ -57,6 +49,19 @@ void q4_k_block(const float* x, std::vector<uint8_t>& out) {
 }
 
 }  // namespace
+
+void pack_k4_scales(uint8_t* s, std::span<const int> sc, std::span<const int> mn) {
+    for (int j = 0; j < 8; ++j) {
+        if (j < 4) {  // low 6 bits of bytes 0-3 (scales) and 4-7 (mins)
+            s[j] |= static_cast<uint8_t>(sc[j]);
+            s[j + 4] |= static_cast<uint8_t>(mn[j]);
+        } else {  // low 4 bits in bytes 8-11, top 2 bits in the spare bits of bytes 0-7
+            s[j + 4] = static_cast<uint8_t>((sc[j] & 0xF) | ((mn[j] & 0xF) << 4));
+            s[j - 4] |= static_cast<uint8_t>((sc[j] >> 4) << 6);
+            s[j] |= static_cast<uint8_t>((mn[j] >> 4) << 6);
+        }
+    }
+}
 
 void quantize_q8_0(std::span<const float> x, std::vector<uint8_t>& out) {
     for (size_t b = 0; b + 32 <= x.size(); b += 32) {

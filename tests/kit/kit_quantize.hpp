@@ -12,4 +12,7 @@ namespace modelcat::kit {
 void quantize_q8_0(std::span<const float> x, std::vector<uint8_t>& out);
 void quantize_q4_k(std::span<const float> x, std::vector<uint8_t>& out);
 
+// Packs eight 6-bit (scale, min) pairs into Q4_K/Q5_K's 12 scale bytes (zeroed by the caller).
+void pack_k4_scales(uint8_t* s, std::span<const int> sc, std::span<const int> mn);
+
 }  // namespace modelcat::kit
