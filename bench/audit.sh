@@ -18,16 +18,18 @@ shape="--layers 5 --hidden 4096 --heads 32 --kv-heads 8 --ffn 14336 --vocab 3200
 db=$(mktemp -u /tmp/audit-bench-XXXX.db); trap 'rm -f "$db"*' EXIT
 cat "$DIR"/checkpoint/*.safetensors "$DIR"/*.gguf >/dev/null  # page cache
 row() {  # GGUF name, extra flags, checkpoint folder
-  local out; out=$( { /usr/bin/time -f "rss_kb %M" build-bench/modelcat audit --db "$db" --jobs "$JOBS" $2 \
-        "$DIR/$1.gguf" "${3:-$DIR/checkpoint}"; } 2>&1 )
-  local verdict rss bytes secs gguf
+  local out; out=$( { /usr/bin/time -f "rss_kb %M cpu %U %S" build-bench/modelcat audit --db "$db" --jobs "$JOBS" $2 \
+        "$DIR/$1.gguf" "${3:-$DIR/checkpoint}"; } 2>&1 ) || true  # exit 1 (a failed audit) still has figures
+  local verdict rss cpu bytes secs gguf
   verdict=$(echo "$out" | awk '/^Verdict/{print $2}')
   rss=$(echo "$out" | awk '/^rss_kb/{printf "%.0f", $2/1024}')
+  cpu=$(echo "$out" | awk '/^rss_kb/{printf "%.2f", $4 + $5}')
   bytes=$(echo "$out" | sed -n 's/.*read \([0-9]*\) bytes in \([0-9]*\) requests, \([0-9.e+-]*\) s/\1 \2 \3/p')
   secs=$(echo "$bytes" | cut -d' ' -f3)
   gguf=$(stat -c %s "$DIR/$1.gguf")
-  awk -v n="$1${2:+ $2}" -v v="$verdict" -v g="$gguf" -v s="$secs" -v r="$rss" -v b="$bytes" 'BEGIN{
-    split(b, f, " "); printf "| %s | %s | %.2f | %.2f | %.2f | %d | %.0f | %s |\n", n, v, g/1e9, s, g/1e9/s, r, f[1]/1e6, f[2]}'
+  awk -v n="$1${2:+ $2}" -v v="$verdict" -v g="$gguf" -v s="$secs" -v r="$rss" -v b="$bytes" -v c="$cpu" 'BEGIN{
+    split(b, f, " "); printf "| %s | %s | %.2f | %.2f | %.2f | %.2f | %.2f | %d | %.0f | %s |\n",
+      n, v, g/1e9, s, g/1e9/s, c, g/1e9/c, r, f[1]/1e6, f[2]}'
 }
 {
   echo "# Conversion audit benchmark"
@@ -37,8 +39,8 @@ row() {  # GGUF name, extra flags, checkpoint folder
   echo "Pair: \`modelcat-audit-pair $shape\` — a Llama-3-style checkpoint, two BF16 shards"
   echo "($(du -cb "$DIR"/checkpoint/*.safetensors | tail -1 | cut -f1) bytes of real pseudo-random values), and its conversions."
   echo
-  echo "| GGUF (flags) | verdict | GGUF GB | seconds | GB/s of GGUF data | peak RSS MiB | MB read (both sides) | requests |"
-  echo "|---|---|---|---|---|---|---|---|"
+  echo "| GGUF (flags) | verdict | GGUF GB | seconds | GB/s of GGUF data (sample mode: GGUF size / time) | CPU s (user+sys) | GB of GGUF data per CPU s | peak RSS MiB | MB read (both sides) | requests |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
   row BF16 ""
   row Q8_0 ""
   row Q4_K ""
@@ -48,8 +50,8 @@ row() {  # GGUF name, extra flags, checkpoint folder
   echo "Sample mode on the 8B-class layout (\`modelcat-samples --checkpoint\`: Llama 3.1 8B BF16, 16.06 GB of"
   echo "tensor data on each side, sparse; verdict fail only because zero rope_freqs do not match config.json):"
   echo
-  echo "| GGUF (flags) | verdict | GGUF GB | seconds | GB/s of GGUF data | peak RSS MiB | MB read (both sides) | requests |"
-  echo "|---|---|---|---|---|---|---|---|"
+  echo "| GGUF (flags) | verdict | GGUF GB | seconds | GGUF size / time | CPU s (user+sys) | GB per CPU s | peak RSS MiB | MB read (both sides) | requests |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
   row 8b/Meta-Llama-3.1-8B-Instruct-BF16 "--sample-rows 16" "$DIR/8b/Meta-Llama-3.1-8B-Instruct"
 } > bench/RESULTS-audit.md
 cat bench/RESULTS-audit.md

@@ -166,6 +166,15 @@ TEST_F(Audit, BundledReportPrintsTheLatestOrAGivenAudit) {
     EXPECT_NE(given.out.find("fail"), std::string::npos);
 }
 
+TEST_F(Audit, ATypeWithoutDequantizerIsNotComparedAndFails) {
+    auto r = audit(17);  // IQ2_XS
+    EXPECT_EQ(r.exit_code, 1) << r.out;
+    EXPECT_NE(r.out.find("FAIL blk.0.attn_q.weight (source model.layers.0.self_attn.q_proj.weight): not_compared: no dequantizer for IQ2_XS"),
+              std::string::npos) << r.out;
+    EXPECT_EQ(scalar("SELECT count(*) FROM audit_tensors WHERE audit_id = ? AND verdict = 'not_compared'"), "23");
+    EXPECT_EQ(scalar("SELECT mismatched || ' ' || exact FROM audits WHERE audit_id = ?"), "23 7");
+}
+
 TEST_F(Audit, UnreadableInputsAreUsageErrors) {
     auto r = test::run_modelcat("audit --db " + db() + " " + (dir_->path() / "none.gguf").string() + " " + source().string());
     EXPECT_EQ(r.exit_code, 2);

@@ -32,7 +32,7 @@ enum class ConversionDefect {
 };
 
 struct ConversionOptions {
-    uint32_t matrix_type = 30;  // ggml type of 2-D tensors: BF16 (30), Q8_0 (8) or Q4_K (12)
+    uint32_t matrix_type = 30;  // ggml type of 2-D tensors: BF16 (30), Q8_0 (8), Q4_K (12); others get zero blocks
     ConversionDefect defect = ConversionDefect::none;
 };
 
