@@ -3,7 +3,7 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
-#include <regex>
+#include <cstdio>
 
 #include "kit/llama_conversion.hpp"
 #include "nginx.hpp"
@@ -37,9 +37,11 @@ protected:
     }
     // "read B bytes in R requests" from the command's last line.
     std::pair<uint64_t, uint64_t> reported(const std::string& out) {
-        std::smatch m;
-        if (!std::regex_search(out, m, std::regex("read (\\d+) bytes in (\\d+) requests"))) return {0, 0};
-        return {std::stoull(m[1]), std::stoull(m[2])};
+        unsigned long long bytes = 0, requests = 0;
+        size_t at = out.rfind(": read ");
+        if (at == std::string::npos || std::sscanf(out.c_str() + at, ": read %llu bytes in %llu requests", &bytes, &requests) != 2)
+            return {0, 0};
+        return {bytes, requests};
     }
     test::TempDir tmp_;
     test::Nginx nginx_;
