@@ -13,6 +13,7 @@
 
 using namespace modelcat;
 using kit::ConversionDefect;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -89,6 +90,26 @@ TEST_F(Audit, TiedEmbeddingsNeedNoOutputTensor) {
                                 (dir_->path() / "tied" / "model.safetensors.index.json").string());
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("29 / 29"), std::string::npos) << r.out;
+}
+
+TEST_F(Audit, F32SourceNarrowedToBf16IsExactAfterRounding) {
+    kit::LlamaShape f32;
+    f32.source_dtype = "F32";
+    fs::path dir = dir_->path() / "f32";
+    kit::write_llama_checkpoint(dir / "ckpt", f32);
+    kit::write_llama_conversion(dir / "bf16.gguf", f32, {});
+    auto r = test::run_modelcat("audit --db " + db() + " " + (dir / "bf16.gguf").string() + " " + (dir / "ckpt").string());
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_EQ(scalar("SELECT transform || ' ' || verdict FROM audit_tensors WHERE audit_id = ? AND gguf_tensor = 'blk.1.attn_q.weight'"),
+              "permute_q,f32->bf16 exact");
+    EXPECT_EQ(scalar("SELECT coalesce(transform, 'none') || ' ' || verdict FROM audit_tensors"
+                     " WHERE audit_id = ? AND gguf_tensor = 'output_norm.weight'"),
+              "none exact");  // F32 kept as it was
+    // A changed element still shows through the rounding.
+    kit::write_llama_conversion(dir / "bf16-changed.gguf", f32, {kBf16, ConversionDefect::changed_element});
+    auto bad = test::run_modelcat("audit --db " + db() + " " + (dir / "bf16-changed.gguf").string() + " " + (dir / "ckpt").string());
+    EXPECT_EQ(bad.exit_code, 1);
+    EXPECT_NE(bad.out.find("at source row 5, column 7"), std::string::npos) << bad.out;
 }
 
 TEST_F(Audit, ChangedElementFailsWithItsRowAndColumn) {

@@ -54,8 +54,9 @@ uint64_t elements(const std::vector<uint64_t>& shape) {
     return n;
 }
 
-// The tensor's BF16 values, a function of the seed and its name only.
-std::vector<uint16_t> source_values(const LlamaShape& s, const SourceSpec& spec) {
+// The tensor's values as the source stores them (BF16: rounded to BF16), a
+// function of the seed and its name only.
+std::vector<float> source_values(const LlamaShape& s, const SourceSpec& spec) {
     uint64_t state = s.seed * 0x9E3779B97F4A7C15ull;
     for (char c : spec.name) state = (state ^ static_cast<uint8_t>(c)) * 0x100000001B3ull;
     auto next = [&state] {  // splitmix64
@@ -65,13 +66,14 @@ std::vector<uint16_t> source_values(const LlamaShape& s, const SourceSpec& spec)
         return z ^ (z >> 31);
     };
     bool norm = spec.shape.size() == 1;
-    std::vector<uint16_t> v(elements(spec.shape));
+    std::vector<float> v(elements(spec.shape));
     for (auto& x : v) {
         uint64_t r = next();  // four 16-bit uniforms summed: roughly normal
         double u = 0;
         for (int k = 0; k < 4; ++k) u += static_cast<double>((r >> (16 * k)) & 0xFFFF) / 65536.0;
         double centred = (u - 2.0) * 1.732;  // unit variance
-        x = format::float_to_bf16(static_cast<float>(norm ? 1.0 + 0.1 * centred : 0.02 * centred));
+        x = static_cast<float>(norm ? 1.0 + 0.1 * centred : 0.02 * centred);
+        if (s.source_dtype == "BF16") x = format::bf16_to_float(format::float_to_bf16(x));
     }
     return v;
 }
@@ -94,8 +96,8 @@ std::string gguf_name(const std::string& source) {
 
 // convert_hf_to_gguf's LlamaModel.permute: reshape(n_head, 2, d/2, cols),
 // swap axes 1 and 2, reshape back.
-std::vector<uint16_t> permute_rows(const std::vector<uint16_t>& v, uint64_t rows, uint64_t cols, uint32_t n_head) {
-    std::vector<uint16_t> out(v.size());
+std::vector<float> permute_rows(const std::vector<float>& v, uint64_t rows, uint64_t cols, uint32_t n_head) {
+    std::vector<float> out(v.size());
     uint64_t d = rows / n_head;
     for (uint64_t h = 0; h < n_head; ++h)
         for (uint64_t i = 0; i < d / 2; ++i)
@@ -106,8 +108,8 @@ std::vector<uint16_t> permute_rows(const std::vector<uint16_t>& v, uint64_t rows
     return out;
 }
 
-std::vector<uint16_t> transpose(const std::vector<uint16_t>& v, uint64_t rows, uint64_t cols) {
-    std::vector<uint16_t> out(v.size());
+std::vector<float> transpose(const std::vector<float>& v, uint64_t rows, uint64_t cols) {
+    std::vector<float> out(v.size());
     for (uint64_t r = 0; r < rows; ++r)
         for (uint64_t c = 0; c < cols; ++c) out[c * rows + r] = v[r * cols + c];
     return out;
@@ -158,6 +160,21 @@ std::string config_json(const LlamaShape& s) {
            std::string(s.tied ? "true" : "false") + ",\n  \"torch_dtype\": \"bfloat16\"\n}\n";
 }
 
+// Values in a ggml type: BF16 rounded to nearest even (exact for values from a BF16 source).
+std::vector<uint8_t> encode(const std::vector<float>& f, uint32_t type) {
+    if (type == kF32) return as_bytes(f);
+    if (type == kBf16) {
+        std::vector<uint16_t> b(f.size());
+        for (size_t i = 0; i < f.size(); ++i) b[i] = format::float_to_bf16(f[i]);
+        return as_bytes(b);
+    }
+    std::vector<uint8_t> out;
+    if (type == kQ8_0) quantize_q8_0(f, out);
+    else if (type == kQ4_K) quantize_q4_k(f, out);
+    else out.resize(format::ggml_expected_bytes(type, f.size()).value());  // no quantizer here: zero blocks of the right size
+    return out;
+}
+
 }  // namespace
 
 std::string defect_tensor(ConversionDefect d) {
@@ -186,10 +203,10 @@ std::vector<std::filesystem::path> write_llama_checkpoint(const std::filesystem:
         auto layer = spec.name.starts_with("model.layers.") ? std::stoul(spec.name.substr(13)) : 0;
         size_t shard = spec.name == "model.embed_tokens.weight" || layer < (shape.layers + 1) / 2 ? 0 : 1;
         if (spec.name == "model.norm.weight" || spec.name == "lm_head.weight") shard = 1;
-        writers[shard].add(spec.name, "BF16", spec.shape);
+        writers[shard].add(spec.name, shape.source_dtype, spec.shape);
         specs[shard].push_back(spec);
         weight_map += (weight_map.empty() ? "" : ",\n    ") + ("\"" + spec.name + "\": \"" + shard_names[shard] + "\"");
-        total += elements(spec.shape) * 2;
+        total += elements(spec.shape) * (shape.source_dtype == "BF16" ? 2 : 4);
     }
     std::vector<std::filesystem::path> paths;
     for (size_t i = 0; i < 2; ++i) {
@@ -199,7 +216,8 @@ std::vector<std::filesystem::path> write_llama_checkpoint(const std::filesystem:
         std::fstream f(paths.back(), std::ios::in | std::ios::out | std::ios::binary);
         uint64_t data_start = 8 + writers[i].header_length();
         for (size_t t = 0; t < specs[i].size(); ++t)
-            write_at(f, data_start + writers[i].entries()[t].begin, as_bytes(source_values(shape, specs[i][t])));
+            write_at(f, data_start + writers[i].entries()[t].begin,
+                     encode(source_values(shape, specs[i][t]), shape.source_dtype == "BF16" ? kBf16 : kF32));
     }
     paths.push_back(dir / "model.safetensors.index.json");
     std::ofstream(paths.back()) << "{\n  \"metadata\": {\"total_size\": " << total << "},\n  \"weight_map\": {\n    "
@@ -219,27 +237,15 @@ struct GgufPlan {
     std::function<std::vector<uint8_t>()> bytes;
 };
 
-std::vector<uint8_t> encode(const std::vector<uint16_t>& bf16, uint32_t type) {
-    if (type == kBf16) return as_bytes(bf16);
-    std::vector<float> f(bf16.size());
-    for (size_t i = 0; i < f.size(); ++i) f[i] = format::bf16_to_float(bf16[i]);
-    if (type == kF32) return as_bytes(f);
-    std::vector<uint8_t> out;
-    if (type == kQ8_0) quantize_q8_0(f, out);
-    else if (type == kQ4_K) quantize_q4_k(f, out);
-    else out.resize(format::ggml_expected_bytes(type, f.size()).value());  // no quantizer here: zero blocks of the right size
-    return out;
-}
-
 // The converted values of one source tensor, with the planted defect if it is this tensor's.
-std::vector<uint16_t> converted_values(const LlamaShape& s, const SourceSpec& spec, const std::string& name,
+std::vector<float> converted_values(const LlamaShape& s, const SourceSpec& spec, const std::string& name,
                                        ConversionDefect defect) {
     std::string values_of = spec.name;
     if (defect == ConversionDefect::swapped_layers && name.ends_with("ffn_up.weight")) {
         if (name == "blk.0.ffn_up.weight") values_of = "model.layers.1.mlp.up_proj.weight";
         if (name == "blk.1.ffn_up.weight") values_of = "model.layers.0.mlp.up_proj.weight";
     }
-    std::vector<uint16_t> v = source_values(s, {values_of, spec.shape});
+    std::vector<float> v = source_values(s, {values_of, spec.shape});
     uint64_t rows = spec.shape[0], cols = spec.shape.size() > 1 ? spec.shape[1] : 1;
     bool is_defect = name == defect_tensor(defect);
     if (name.ends_with("attn_q.weight") && !(is_defect && defect == ConversionDefect::unpermuted_q))
@@ -247,7 +253,7 @@ std::vector<uint16_t> converted_values(const LlamaShape& s, const SourceSpec& sp
     if (name.ends_with("attn_k.weight") && !(is_defect && defect == ConversionDefect::unpermuted_k))
         v = permute_rows(v, rows, cols, s.kv_heads);
     if (is_defect && defect == ConversionDefect::changed_element)
-        v[5 * cols + 7] = format::float_to_bf16(format::bf16_to_float(v[5 * cols + 7]) + 0.5f);
+        v[5 * cols + 7] += 0.5f;
     if (is_defect && (defect == ConversionDefect::transposed || defect == ConversionDefect::transposed_square))
         v = transpose(v, rows, cols);
     return v;

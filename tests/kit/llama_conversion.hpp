@@ -15,6 +15,7 @@ namespace modelcat::kit {
 struct LlamaShape {
     uint32_t layers = 3, hidden = 256, heads = 8, kv_heads = 2, ffn = 512, vocab = 512;
     bool tied = false;  // tie_word_embeddings: no lm_head.weight, no output.weight
+    std::string source_dtype = "BF16";  // or "F32": a BF16 conversion then rounds to nearest even
     uint64_t seed = 1;
     uint32_t head_dim() const { return hidden / heads; }
 };
