@@ -1,5 +1,7 @@
 #include "audit/inputs.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <tuple>
 
@@ -102,6 +104,23 @@ std::vector<std::string> shard_locations(AuditInputs& in, const std::string& sou
     return shards;
 }
 
+// hf://owner/repo[@revision][/path] as the Hub's resolve URL under $HF_ENDPOINT
+// (default https://huggingface.co); other locations as they are.
+std::string resolve_hub(const std::string& location) {
+    if (!location.starts_with("hf://")) return location;
+    const char* env = std::getenv("HF_ENDPOINT");
+    std::string endpoint = env && *env ? env : "https://huggingface.co";
+    while (endpoint.ends_with("/")) endpoint.pop_back();
+    std::string rest = location.substr(5);
+    size_t owner_end = rest.find('/');
+    if (owner_end == std::string::npos || owner_end == 0)
+        throw io::IoError(location + ": expected hf://owner/repo[@revision][/path]");
+    size_t repo_end = std::min(rest.find('/', owner_end + 1), rest.size());
+    std::string repo = rest.substr(0, repo_end), revision = "main";
+    if (size_t at = repo.find('@'); at != std::string::npos) revision = repo.substr(at + 1), repo.resize(at);
+    return endpoint + "/" + repo + "/resolve/" + revision + rest.substr(repo_end);
+}
+
 }  // namespace
 
 bool is_remote(const std::string& location) {
@@ -122,9 +141,9 @@ uint64_t TensorSpan::elements() const {
 
 AuditInputs open_inputs(const std::string& gguf, const std::string& source) {
     AuditInputs in;
-    add_gguf(in, gguf);
+    add_gguf(in, resolve_hub(gguf));
     std::string config;
-    for (const auto& s : shard_locations(in, source, config)) add_shard(in, s);
+    for (const auto& s : shard_locations(in, resolve_hub(source), config)) add_shard(in, s);
     io::ByteBuffer json = read_whole(in, config);
     try {
         in.config = format::parse_model_architecture(json);

@@ -76,6 +76,22 @@ TEST_F(RemoteAudit, SampleModeReadsAFractionAndStillCatchesSwappedLayers) {
     EXPECT_NE(bad.out.find("FAIL blk.0.ffn_up.weight"), std::string::npos) << bad.out;
 }
 
+TEST_F(RemoteAudit, HubLocationsResolveUnderTheEndpoint) {
+    fs::path repo = nginx_.root() / "files" / "owner" / "repo" / "resolve" / "v1";
+    kit::write_llama_checkpoint(repo, {});
+    kit::write_llama_conversion(repo / "BF16.gguf", {}, {});
+    auto r = test::run_modelcat("audit --db " + (tmp_ / "c.db").string() + " hf://owner/repo@v1/BF16.gguf hf://owner/repo@v1",
+                                "HF_ENDPOINT=" + nginx_.url("/files") + " ");
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("Exact match (23 tensors)"), std::string::npos) << r.out;
+    auto log = nginx_.wait_for_log(reported(r.out).second);
+    ASSERT_FALSE(log.empty());
+    EXPECT_EQ(log.front().target, "/files/owner/repo/resolve/v1/BF16.gguf");
+    SQLite::Database db((tmp_ / "c.db").string());
+    EXPECT_EQ(db.execAndGet("SELECT gguf_location || ' ' || source_location FROM audits").getString(),
+              "hf://owner/repo@v1/BF16.gguf hf://owner/repo@v1");
+}
+
 TEST_F(RemoteAudit, MissingRemoteFileIsAnIoError) {
     auto r = audit("absent.gguf");
     EXPECT_EQ(r.exit_code, 2);
