@@ -147,7 +147,7 @@ TEST_F(OldCatalogue, ItsAlteredFilesAreReReadByTheNextCrawlAndTheOthersKept) {
 }
 
 TEST_F(OldCatalogue, ReadingCommandsNameMigrateAndLeaveItAlone) {
-    const int old = catalog::schema_version() - 1;
+    const int old = values_version() - 1;  // before the values migration, whose column shows whether it ran
     const fs::path db = tmp_ / "old.db";
     write_old_catalogue(db, old, current_);
     for (const std::string cmd : {"query quant_summary", "diff 1 2"}) {

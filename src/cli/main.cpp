@@ -20,6 +20,7 @@
 #include "catalog/query.hpp"
 #include "catalog/report_params.hpp"
 #include "cli/html_report.hpp"
+#include "cli/audit_command.hpp"
 #include "cli/printer.hpp"
 #include "cli/progress.hpp"
 #include "cli/show.hpp"
@@ -237,6 +238,13 @@ int main(int argc, char** argv) {
     report_cmd->add_option("--db", db, "catalogue database (opened read-only)");
     report_cmd->add_option("--pattern", report_sel.pattern, "models whose name is LIKE this");
     report_cmd->add_option("--model", report_sel.refs, "a model_id, name or location (repeatable)");
+    auto* audit_cmd = app.add_subcommand("audit", "prove that a GGUF holds its source checkpoint's values, and record it");
+    cli::AuditFlags audit_flags;
+    audit_cmd->add_option("--db", db, "catalogue database the audit is recorded in");
+    audit_cmd->add_option("gguf", audit_flags.gguf, "the converted .gguf")->required();
+    audit_cmd->add_option("source", audit_flags.source, "checkpoint folder, its model.safetensors.index.json, or a .safetensors")->required();
+    audit_cmd->add_option("--sample-rows", audit_flags.sample_rows, "compare N rows per tensor at deterministic positions (default: all)");
+    audit_cmd->add_option("-j,--jobs", audit_flags.jobs, "tensors compared at once (default 2)")->check(CLI::Range(1, 64));
 
     auto* schema_cmd = app.add_subcommand("schema", "print the SQL that creates the catalogue");
 
@@ -279,6 +287,7 @@ int main(int argc, char** argv) {
         if (*diff_cmd) return run_diff_command(db, diff_a, diff_b, out_format);
         if (*migrate_cmd) return run_migrate_command(db);
         if (*report_cmd) return cli::run_html_report(db, report_html, report_sel);
+        if (*audit_cmd) return cli::run_audit_command(db, audit_flags);
         if (*schema_cmd) {
             for (const auto& m : catalog::schema_migrations()) std::cout << "-- schema/" << m.name << ".sql\n" << m.sql << "\n";
             return kExitOk;
