@@ -6,6 +6,6 @@ SELECT m.name, m.file_bytes, m.header_bytes, r.bytes_read, r.requests,
   FROM models m
   JOIN (SELECT model_id, sum(bytes_read) AS bytes_read, sum(requests) AS requests FROM files GROUP BY model_id) r USING (model_id)
   LEFT JOIN (SELECT model_id, sum(array_bytes) AS bytes FROM metadata
-              WHERE key LIKE 'tokenizer.%' AND array_bytes IS NOT NULL GROUP BY model_id) tok USING (model_id)
+              WHERE key GLOB 'tokenizer.*' AND array_bytes IS NOT NULL GROUP BY model_id) tok USING (model_id)
  WHERE m.name LIKE coalesce(:pattern, '%')
  ORDER BY m.name;

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "catalog/embedded_sql.hpp"
+#include "catalog/summaries.hpp"
 #include "format/ggml_types.hpp"
 #include "format/tensor_names.hpp"
 #include "format/text.hpp"
@@ -411,6 +412,7 @@ int64_t Catalog::store_model(int64_t crawl_id, const ModelRecord& model) {
                              " FROM tensors WHERE model_id = ? GROUP BY type_id, type_name");
     census.bind(1, model_id);
     census.exec();
+    write_model_summaries(db_, model_id, model);  // before the event: it reads the census string
     SQLite::Statement ev(db_,
                          "INSERT INTO model_events (crawl_id, location, event, file_bytes_before, file_bytes_after,"
                          " policy_before, policy_after, census_before, census_after)"
