@@ -48,33 +48,37 @@ tsv=$root/bench/scale-$label.tsv
 md=$root/bench/scale-$label.md
 : >"$tsv"
 
-# Wall seconds and peak RSS (KB) of one crawl; its JSON summary to $work/crawl.json.
+# Wall seconds, CPU seconds (user + sys) and peak RSS (KB) of one crawl; its JSON summary to $work/crawl.json.
 crawl() {
-    /usr/bin/time -f "%e %M" -o "$work/time.txt" "$modelcat" crawl --db "$db" --quiet --json-summary "$zoo" \
+    /usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" "$modelcat" crawl --db "$db" --quiet --json-summary "$zoo" \
         >"$work/crawl.json" 2>"$work/crawl.err" || { cat "$work/crawl.err" >&2; exit 1; }
-    cat "$work/time.txt"
+    awk '{print $1, $2 + $3, $4}' "$work/time.txt"
 }
 sync
 find "$zoo" -type f -print0 | xargs -0 -n 200 head -q -c 131072 >/dev/null  # headers into the page cache (data is a hole)
-read -r crawl1_s crawl1_rss < <(crawl)
-read -r crawl2_s crawl2_rss < <(crawl)
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+read -r crawl1_s crawl1_cpu crawl1_rss < <(crawl)
+read -r crawl2_s crawl2_cpu crawl2_rss < <(crawl)
 unchanged=$(sed -E 's/.*"files_unchanged": ([0-9]+).*/\1/' "$work/crawl.json")
 sqlite3 "$db" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
 n_models=$(sqlite3 "$db" 'SELECT count(*) FROM models')
 n_tensors=$(sqlite3 "$db" 'SELECT count(*) FROM tensors')
 db_bytes=$(stat -c %s "$db")
-printf 'crawl\t%s\nrecrawl\t%s\n' "$(echo "$crawl1_s * 1000" | bc)" "$(echo "$crawl2_s * 1000" | bc)" >>"$tsv"
+printf 'crawl\t%s\t%s\nrecrawl\t%s\t%s\n' "$(echo "$crawl1_s * 1000" | bc)" "$(echo "$crawl1_cpu * 1000" | bc)" \
+    "$(echo "$crawl2_s * 1000" | bc)" "$(echo "$crawl2_cpu * 1000" | bc)" >>"$tsv"
 
-# Median of three runs (one when the first takes over 2 s) of SQL with parameters, in ms.
+# Wall and CPU (user + sys) ms of SQL with parameters, each a fresh sqlite3 process as a user's
+# one-liner is: the run with the median wall time of three (one run when the first takes over 2 s).
 time_sql() {
     local params=$1 sql=$2 runs=() t
     for i in 1 2 3; do
         t=$(printf '%s\n.timer on\n.once /dev/null\n%s\n' "$params" "$sql" | sqlite3 "$db" |
-            sed -nE 's/^Run Time: real ([0-9.]+).*/\1/p' | tail -1)
-        runs+=("$(echo "$t * 1000" | bc)")
-        if [ "$i" = 1 ] && [ "$(echo "$t > 2" | bc)" = 1 ]; then echo "${runs[0]}"; return; fi
+            sed -nE 's/^Run Time: real ([0-9.]+) user ([0-9.]+) sys ([0-9.]+)/\1 \2 \3/p' | tail -1 |
+            awk '{printf "%.1f\t%.1f\n", $1 * 1000, ($2 + $3) * 1000}')
+        runs+=("$t")
+        if [ "$i" = 1 ] && [ "$(echo "${t%%$'\t'*} > 2000" | bc)" = 1 ]; then echo "$t"; return; fi
     done
-    printf '%s\n' "${runs[@]}" | sort -n | sed -n 2p
+    printf '%s\n' "${runs[@]}" | sort -g | sed -n 2p
 }
 
 # Models from the middle of the catalogue: a GGUF quant, two quants of its family,
@@ -103,17 +107,17 @@ done
 dbstat=$(sqlite3 -separator ' | ' "$db" "SELECT name, sum(pgsize), round(100.0 * sum(pgsize) / (SELECT sum(pgsize) FROM dbstat), 1)
                                           FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 10")
 
-slowest=$(sort -t$'\t' -k2 -g "$tsv" | grep -E '^(view|report)' | tail -1)
+slowest=$(grep -E '^(view|report)' "$tsv" | sort -t$'\t' -k2 -g | tail -1 | cut -f1,2)
 {
     echo "### $label: $(cd "$root" && git log -1 --format='%h %s' | cut -c1-80)"
     echo
-    echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores ($(lscpu | sed -nE 's/^Model name: +//p'))," \
+    echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') (load average $load_before at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end) on $(nproc) cores ($(lscpu | sed -nE 's/^Model name: +//p'))," \
          "$(free -g | awk '/^Mem:/ {print $2}') GiB RAM, SQLite $(sqlite3 --version | cut -d' ' -f1), binary $modelcat."
     echo
     echo "- zoo: $zoo_counts; $(du -sh "$zoo" | cut -f1) on disk ($(du -sh --apparent-size "$zoo" | cut -f1) apparent)," \
          "generated in $(printf "%.1f" "$(cat "$zoo/.seconds")") s"
-    echo "- first crawl (fresh catalogue, page cache warm): **${crawl1_s} s, $(echo "scale=0; $n_models / $crawl1_s" | bc) models/s**, peak RSS $((crawl1_rss / 1024)) MB"
-    echo "- unchanged re-crawl: **${crawl2_s} s** ($unchanged files unchanged), peak RSS $((crawl2_rss / 1024)) MB"
+    echo "- first crawl (fresh catalogue, page cache warm): **${crawl1_s} s, $(echo "scale=0; $n_models / $crawl1_s" | bc) models/s** (CPU ${crawl1_cpu} s: $(echo "scale=0; $n_models / $crawl1_cpu" | bc) models per CPU second), peak RSS $((crawl1_rss / 1024)) MB"
+    echo "- unchanged re-crawl: **${crawl2_s} s** (CPU ${crawl2_cpu} s; $unchanged files unchanged), peak RSS $((crawl2_rss / 1024)) MB"
     echo "- catalogue: $n_models models, $n_tensors tensor rows, $db_bytes bytes = **$(echo "$db_bytes / $n_tensors" | bc) bytes per tensor row**"
     echo "- slowest view or report: ${slowest/$'\t'/ at } ms"
     echo "- report parameters: policy model=$mid; diff a=$diff_a b=$diff_b; reconcile gguf=$rec_gguf source=$rec_source"
@@ -130,15 +134,17 @@ labels=$(ls "$root"/bench/scale-*.tsv | sed -E 's/.*scale-(.*)\.tsv/\1/' | sort 
 {
     echo "# The catalogue at scale (\`bench/scale.sh\`)"
     echo
-    echo "Times in ms: views as \`SELECT count(*) FROM (SELECT * FROM V)\`, reports as bundled (their whole"
-    echo "output, written to /dev/null), both by the sqlite3 shell's \`.timer\` (median of 3 runs; one run when"
-    echo "it took over 2 s); crawls as wall time of \`modelcat crawl --quiet\`."
+    echo "Times in ms, wall (CPU = user + sys): views as \`SELECT count(*) FROM (SELECT * FROM V)\`, reports as"
+    echo "bundled (their whole output, written to /dev/null), each in a fresh sqlite3 process timed by its"
+    echo "\`.timer\` (the run of median wall time of 3; one run when it took over 2 s); crawls as"
+    echo "\`modelcat crawl --quiet\` under /usr/bin/time. The machine is shared: wall times grow with the load"
+    echo "average noted under each label, CPU times much less."
     echo
     printf '| item |'; for l in $labels; do printf ' %s |' "$l"; done; echo
     printf '|---|'; for l in $labels; do printf -- '---:|'; done; echo
     cut -f1 "$tsv" | while read -r item; do
         printf '| %s |' "$item"
-        for l in $labels; do printf ' %s |' "$(awk -F'\t' -v k="$item" '$1 == k {printf "%.1f", $2}' "$root/bench/scale-$l.tsv")"; done
+        for l in $labels; do printf ' %s |' "$(awk -F'\t' -v k="$item" '$1 == k {printf "%.0f (%.0f)", $2, $3}' "$root/bench/scale-$l.tsv")"; done
         echo
     done
     for l in $labels; do echo; cat "$root/bench/scale-$l.md"; done
