@@ -3,9 +3,9 @@
 # into a fresh catalogue, re-crawls it unchanged, times every view and every bundled
 # report, accounts the catalogue's bytes (dbstat), and writes bench/RESULTS-scale.md.
 #
-#   bench/scale.sh [--models N] [--label after|before] [--modelcat BIN]
+#   bench/scale.sh [--models N] [--label after|before] [--modelcat BIN] [--queries DIR]
 #
-# --label before with --modelcat pointing at an older build records the baseline in
+# --label before with --modelcat and --queries from an older checkout records the baseline in
 # bench/scale-before.{md,tsv}; RESULTS-scale.md sets every label's numbers side by side.
 # Scratch (zoo, catalogues) lives in $SCALE_WORK (default /tmp/modelcat-scale).
 set -euo pipefail
@@ -14,12 +14,14 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 models=10000
 label=after
 modelcat=""
+queries=$root/queries
 while [ $# -gt 0 ]; do
     case "$1" in
         --models) models=$2; shift 2 ;;
         --label) label=$2; shift 2 ;;
         --modelcat) modelcat=$2; shift 2 ;;
-        *) echo "usage: $0 [--models N] [--label after|before] [--modelcat BIN]" >&2; exit 2 ;;
+        --queries) queries=$2; shift 2 ;;
+        *) echo "usage: $0 [--models N] [--label after|before] [--modelcat BIN] [--queries DIR]" >&2; exit 2 ;;
     esac
 done
 work=${SCALE_WORK:-/tmp/modelcat-scale}
@@ -98,7 +100,7 @@ declare -A report_params=(
 for view in $(sqlite3 "$db" "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name"); do
     printf 'view %s\t%s\n' "$view" "$(time_sql "" "SELECT count(*) FROM (SELECT * FROM $view);")" >>"$tsv"
 done
-for f in "$root"/queries/*.sql; do
+for f in "$queries"/*.sql; do
     name=$(basename "$f" .sql)
     printf 'report %s\t%s\n' "$name" "$(time_sql "${report_params[$name]:-}" "$(cat "$f")")" >>"$tsv"
 done
@@ -112,7 +114,7 @@ slowest=$(grep -E '^(view|report)' "$tsv" | sort -t$'\t' -k2 -g | tail -1 | cut 
     echo "### $label: $(cd "$root" && git log -1 --format='%h %s' | cut -c1-80)"
     echo
     echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') (load average $load_before at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end) on $(nproc) cores ($(lscpu | sed -nE 's/^Model name: +//p'))," \
-         "$(free -g | awk '/^Mem:/ {print $2}') GiB RAM, SQLite $(sqlite3 --version | cut -d' ' -f1), binary $modelcat."
+         "$(free -g | awk '/^Mem:/ {print $2}') GiB RAM, SQLite $(sqlite3 --version | cut -d' ' -f1), binary $modelcat, reports from $queries."
     echo
     echo "- zoo: $zoo_counts; $(du -sh "$zoo" | cut -f1) on disk ($(du -sh --apparent-size "$zoo" | cut -f1) apparent)," \
          "generated in $(printf "%.1f" "$(cat "$zoo/.seconds")") s"

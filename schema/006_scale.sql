@@ -23,13 +23,11 @@ CREATE TABLE policy_layers (
 
 -- Model references by name (model_refs, and the CLI resolving `-p model=NAME`).
 CREATE INDEX models_name ON models(name);
--- The seeds' five named tensors of every model, for the named_tensors report (about 5 entries per model).
-CREATE INDEX tensors_named ON tensors(model_id, name, type_id, type_name, bits_per_weight)
- WHERE name IN ('token_embd.weight', 'output.weight', 'blk.0.attn_v.weight', 'blk.0.ffn_down.weight', 'blk.0.attn_q.weight');
 -- Array metadata (tokenizer arrays and the like, a few per file), for header_budget.
 CREATE INDEX metadata_arrays ON metadata(model_id, key, array_bytes) WHERE array_bytes IS NOT NULL;
 
 -- Fill the new columns and table for models catalogued by an older modelcat.
+-- (CROSS JOIN keeps files outer: through metadata_key every lookup would visit every model's row.)
 INSERT INTO policy_layers (model_id, tensor_kind, type_id, type_name, tensors, layers)
 SELECT model_id, kind, type_id, type_name, n, layers
   FROM (SELECT model_id, kind, type_id, type_name, count(*) OVER w AS n, group_concat(layer, ',') OVER w AS layers,
@@ -40,7 +38,7 @@ SELECT model_id, kind, type_id, type_name, n, layers
  WHERE i = 1;
 
 UPDATE models SET
-    block_count = (SELECT md.value FROM files f JOIN metadata md ON md.file_id = f.file_id
+    block_count = (SELECT md.value FROM files f CROSS JOIN metadata md ON md.file_id = f.file_id
                     WHERE f.model_id = models.model_id AND md.key = models.architecture || '.block_count'
                     ORDER BY md.file_id LIMIT 1),
     (majority_type_id, majority_type_name) =

@@ -48,10 +48,11 @@ std::string join_layers(std::vector<uint32_t> layers) {
     return out;
 }
 
-// The same rules as the fill in schema/006_scale.sql, for one model.
+// The same rules as the fill in schema/006_scale.sql, for one model. CROSS JOIN keeps files
+// outer: through metadata_key the planner would visit every model's block_count row.
 constexpr const char* kUpdateModel =
     "UPDATE models SET"
-    " block_count = (SELECT md.value FROM files f JOIN metadata md ON md.file_id = f.file_id"
+    " block_count = (SELECT md.value FROM files f CROSS JOIN metadata md ON md.file_id = f.file_id"
     "                 WHERE f.model_id = ?1 AND md.key = models.architecture || '.block_count'"
     "                 ORDER BY md.file_id LIMIT 1),"
     " (majority_type_id, majority_type_name) ="
