@@ -4,6 +4,7 @@
 # report, accounts the catalogue's bytes (dbstat), and writes bench/RESULTS-scale.md.
 #
 #   bench/scale.sh [--models N] [--label after|before] [--modelcat BIN] [--queries DIR]
+#   bench/scale.sh --assemble      (only rewrite RESULTS-scale.md from the recorded labels and notes)
 #
 # --label before with --modelcat and --queries from an older checkout records the baseline in
 # bench/scale-before.{md,tsv}; RESULTS-scale.md sets every label's numbers side by side.
@@ -15,15 +16,43 @@ models=10000
 label=after
 modelcat=""
 queries=$root/queries
+assemble_only=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --models) models=$2; shift 2 ;;
         --label) label=$2; shift 2 ;;
         --modelcat) modelcat=$2; shift 2 ;;
         --queries) queries=$2; shift 2 ;;
-        *) echo "usage: $0 [--models N] [--label after|before] [--modelcat BIN] [--queries DIR]" >&2; exit 2 ;;
+        --assemble) assemble_only=1; shift ;;
+        *) echo "usage: $0 [--models N] [--label after|before] [--modelcat BIN] [--queries DIR] [--assemble]" >&2; exit 2 ;;
     esac
 done
+# RESULTS-scale.md: every label's timings side by side, then each label's notes.
+assemble() {
+    labels=$(ls "$root"/bench/scale-*.tsv | sed -E 's/.*scale-(.*)\.tsv/\1/' | sort -r)
+    {
+        echo "# The catalogue at scale (\`bench/scale.sh\`)"
+        echo
+        echo "Times in ms, wall (CPU = user + sys): views as \`SELECT count(*) FROM (SELECT * FROM V)\`, reports as"
+        echo "bundled (their whole output, written to /dev/null), each in a fresh sqlite3 process timed by its"
+        echo "\`.timer\` (the run of median wall time of 3; one run when it took over 2 s); crawls as"
+        echo "\`modelcat crawl --quiet\` under /usr/bin/time. The machine is shared: wall times grow with the load"
+        echo "average noted under each label, CPU times much less."
+        echo
+        printf '| item |'; for l in $labels; do printf ' %s |' "$l"; done; echo
+        printf '|---|'; for l in $labels; do printf -- '---:|'; done; echo
+        cut -f1 "$root/bench/scale-after.tsv" | while read -r item; do
+            printf '| %s |' "$item"
+            for l in $labels; do printf ' %s |' "$(awk -F'\t' -v k="$item" '$1 == k {printf "%.0f (%.0f)", $2, $3}' "$root/bench/scale-$l.tsv")"; done
+            echo
+        done
+        for l in $labels; do echo; cat "$root/bench/scale-$l.md"; done
+        [ -f "$root/bench/scale-notes.md" ] && { echo; cat "$root/bench/scale-notes.md"; }
+    } >"$root/bench/RESULTS-scale.md"
+    echo "wrote $root/bench/RESULTS-scale.md" >&2
+}
+if [ "$assemble_only" = 1 ]; then assemble; exit 0; fi
+
 work=${SCALE_WORK:-/tmp/modelcat-scale}
 mkdir -p "$work"
 
@@ -111,10 +140,10 @@ dbstat=$(sqlite3 -separator ' | ' "$db" "SELECT name, sum(pgsize), round(100.0 *
 
 slowest=$(grep -E '^(view|report)' "$tsv" | sort -t$'\t' -k2 -g | tail -1 | cut -f1,2)
 {
-    echo "### $label: $(cd "$root" && git log -1 --format='%h %s' | cut -c1-80)"
+    echo "### $label"
     echo
     echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') (load average $load_before at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end) on $(nproc) cores ($(lscpu | sed -nE 's/^Model name: +//p'))," \
-         "$(free -g | awk '/^Mem:/ {print $2}') GiB RAM, SQLite $(sqlite3 --version | cut -d' ' -f1), binary $modelcat, reports from $queries."
+         "$(free -g | awk '/^Mem:/ {print $2}') GiB RAM, SQLite $(sqlite3 --version | cut -d' ' -f1), binary $modelcat, reports from $queries (script at $(cd "$root" && git log -1 --format=%h))."
     echo
     echo "- zoo: $zoo_counts; $(du -sh "$zoo" | cut -f1) on disk ($(du -sh --apparent-size "$zoo" | cut -f1) apparent)," \
          "generated in $(printf "%.1f" "$(cat "$zoo/.seconds")") s"
@@ -131,25 +160,4 @@ slowest=$(grep -E '^(view|report)' "$tsv" | sort -t$'\t' -k2 -g | tail -1 | cut 
     echo '```'
 } >"$md"
 
-# RESULTS-scale.md: every label's timings side by side, then each label's notes.
-labels=$(ls "$root"/bench/scale-*.tsv | sed -E 's/.*scale-(.*)\.tsv/\1/' | sort -r)
-{
-    echo "# The catalogue at scale (\`bench/scale.sh\`)"
-    echo
-    echo "Times in ms, wall (CPU = user + sys): views as \`SELECT count(*) FROM (SELECT * FROM V)\`, reports as"
-    echo "bundled (their whole output, written to /dev/null), each in a fresh sqlite3 process timed by its"
-    echo "\`.timer\` (the run of median wall time of 3; one run when it took over 2 s); crawls as"
-    echo "\`modelcat crawl --quiet\` under /usr/bin/time. The machine is shared: wall times grow with the load"
-    echo "average noted under each label, CPU times much less."
-    echo
-    printf '| item |'; for l in $labels; do printf ' %s |' "$l"; done; echo
-    printf '|---|'; for l in $labels; do printf -- '---:|'; done; echo
-    cut -f1 "$tsv" | while read -r item; do
-        printf '| %s |' "$item"
-        for l in $labels; do printf ' %s |' "$(awk -F'\t' -v k="$item" '$1 == k {printf "%.0f (%.0f)", $2, $3}' "$root/bench/scale-$l.tsv")"; done
-        echo
-    done
-    for l in $labels; do echo; cat "$root/bench/scale-$l.md"; done
-    [ -f "$root/bench/scale-notes.md" ] && { echo; cat "$root/bench/scale-notes.md"; }
-} >"$root/bench/RESULTS-scale.md"
-echo "wrote $root/bench/RESULTS-scale.md" >&2
+assemble
