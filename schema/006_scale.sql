@@ -27,7 +27,6 @@ CREATE INDEX models_name ON models(name);
 CREATE INDEX metadata_arrays ON metadata(model_id, key, array_bytes) WHERE array_bytes IS NOT NULL;
 
 -- Fill the new columns and table for models catalogued by an older modelcat.
--- (CROSS JOIN keeps files outer: through metadata_key every lookup would visit every model's row.)
 INSERT INTO policy_layers (model_id, tensor_kind, type_id, type_name, tensors, layers)
 SELECT model_id, kind, type_id, type_name, n, layers
   FROM (SELECT model_id, kind, type_id, type_name, count(*) OVER w AS n, group_concat(layer, ',') OVER w AS layers,
@@ -37,6 +36,7 @@ SELECT model_id, kind, type_id, type_name, n, layers
                      ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING))
  WHERE i = 1;
 
+-- CROSS JOIN keeps files outer: through metadata_key every lookup would visit every model's row.
 UPDATE models SET
     block_count = (SELECT md.value FROM files f CROSS JOIN metadata md ON md.file_id = f.file_id
                     WHERE f.model_id = models.model_id AND md.key = models.architecture || '.block_count'
