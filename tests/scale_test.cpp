@@ -5,8 +5,9 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
-#include <regex>
+#include <cctype>
 #include <set>
+#include <utility>
 
 #include "catalog/catalog.hpp"
 #include "catalog/embedded_sql.hpp"
@@ -176,20 +177,36 @@ TEST_F(ScaleCatalogue, OlderCatalogueIsMigratedToTheSameSummaries) {
         EXPECT_EQ(rows(migrated.db(), sql), rows(db(), sql)) << sql;
 }
 
-// Names that stand for `tensors` or `metadata` in a plan: the tables and every alias given to them.
+std::string upper(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return s;
+}
+
+// The SQL's words (identifiers and keywords), upper-cased, in order.
+std::vector<std::string> words(const std::string& sql) {
+    std::vector<std::string> out;
+    std::string w;
+    for (char c : sql + " ") {
+        if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') w += c;
+        else if (!w.empty()) out.push_back(upper(std::exchange(w, "")));
+    }
+    return out;
+}
+
+// Names that stand for `tensors` or `metadata` in a plan: the tables and every alias given to
+// them in the statement or in any view (a word after the table name, AS skipped, not a keyword).
 std::set<std::string> scanned_names(SQLite::Database& db, const std::string& sql) {
     std::string all = sql;
     SQLite::Statement views(db, "SELECT sql FROM sqlite_schema WHERE type = 'view'");
     while (views.executeStep()) all += "\n" + views.getColumn(0).getString();
-    std::set<std::string> out{"tensors", "metadata"};
-    const std::regex alias(R"(\b(?:tensors|metadata)\s+(?:AS\s+)?([A-Za-z_][A-Za-z0-9_]*))", std::regex::icase);
     static const std::set<std::string> keywords{"WHERE", "JOIN", "ON", "USING", "GROUP", "ORDER", "LEFT", "WINDOW",
-                                                "LIMIT", "UNION", "WHERE", "INNER", "CROSS"};
-    for (auto it = std::sregex_iterator(all.begin(), all.end(), alias); it != std::sregex_iterator(); ++it) {
-        std::string a = (*it)[1];
-        std::string upper = a;
-        for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-        if (!keywords.count(upper)) out.insert(a);
+                                                "LIMIT", "UNION", "INNER", "CROSS", "FROM", "AS"};
+    std::set<std::string> out{"TENSORS", "METADATA"};
+    const std::vector<std::string> w = words(all);
+    for (size_t i = 0; i + 1 < w.size(); ++i) {
+        if (w[i] != "TENSORS" && w[i] != "METADATA") continue;
+        const size_t a = w[i + 1] == "AS" && i + 2 < w.size() ? i + 2 : i + 1;
+        if (!keywords.count(w[a])) out.insert(w[a]);
     }
     return out;
 }
@@ -203,9 +220,8 @@ std::vector<std::string> full_scans(SQLite::Database& db, const std::string& sql
     std::vector<std::string> out;
     while (st.executeStep()) {
         const std::string detail = st.getColumn(3).getString();
-        std::smatch m;
-        static const std::regex scan(R"(^SCAN (\S+))");
-        if (std::regex_search(detail, m, scan) && names.count(m[1])) out.push_back(detail);
+        if (detail.rfind("SCAN ", 0) != 0) continue;
+        if (names.count(upper(detail.substr(5, detail.find(' ', 5) - 5)))) out.push_back(detail);
     }
     return out;
 }
