@@ -30,9 +30,7 @@ class SeedLineup : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
         dir_ = new test::TempDir();
-        kit::write_llama31_lineup(dir_->path() / "lineup");
-        kit::write_llama31_safetensors_checkpoint(dir_->path() / "source" / "Meta-Llama-3.1-8B-Instruct");
-        kit::llama31_bf16_gguf().write(dir_->path() / "source" / "Meta-Llama-3.1-8B-Instruct-BF16.gguf");
+        kit::write_llama31_store(dir_->path());
         catalog_ = new catalog::Catalog((dir_->path() / "catalog.db").string());
         report_ = crawl::run_crawl(*catalog_, {(dir_->path() / "lineup").string(), (dir_->path() / "source").string()}, {});
     }

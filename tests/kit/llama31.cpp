@@ -467,4 +467,10 @@ GgufWriter llama31_bf16_gguf() {
     return w;
 }
 
+void write_llama31_store(const std::filesystem::path& dir) {
+    write_llama31_lineup(dir / "lineup");
+    write_llama31_safetensors_checkpoint(dir / "source" / "Meta-Llama-3.1-8B-Instruct");
+    llama31_bf16_gguf().write(dir / "source" / llama31_file_name("BF16"));
+}
+
 }  // namespace modelcat::kit

@@ -70,4 +70,7 @@ std::vector<std::filesystem::path> write_llama31_safetensors_checkpoint(const st
 // Its convert_hf_to_gguf output: BF16, norms and rope_freqs F32, file_type 32.
 GgufWriter llama31_bf16_gguf();
 
+// The test store: the lineup in DIR/lineup; the checkpoint and its BF16 GGUF in DIR/source.
+void write_llama31_store(const std::filesystem::path& dir);
+
 }  // namespace modelcat::kit
