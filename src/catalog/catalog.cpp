@@ -101,9 +101,16 @@ void Catalog::finish_crawl(int64_t crawl_id, const CrawlTotals& t) {
     st.exec();
 }
 
+// Prepared once: a nightly re-crawl asks this for every file.
+SQLite::Statement& Catalog::prepared(std::unique_ptr<SQLite::Statement>& st, const char* sql) {
+    if (!st) st = std::make_unique<SQLite::Statement>(db_, sql);
+    st->reset();
+    return *st;
+}
+
 std::optional<StoredFile> Catalog::stored_file(const std::string& location) {
-    SQLite::Statement st(db_, "SELECT model_id, size, mtime_ns, inode, device, iif(reread, 'reread', status), etag, sha256"
-                              " FROM files WHERE location = ?");
+    SQLite::Statement& st = prepared(stored_file_, "SELECT model_id, size, mtime_ns, inode, device, iif(reread, 'reread', status),"
+                                                   " etag, sha256 FROM files WHERE location = ?");
     st.bind(1, location);
     if (!st.executeStep()) return std::nullopt;
     StoredFile f;
@@ -119,7 +126,8 @@ std::optional<StoredFile> Catalog::stored_file(const std::string& location) {
 }
 
 std::vector<std::string> Catalog::model_files(int64_t model_id) {
-    SQLite::Statement st(db_, "SELECT location FROM files WHERE model_id = ? ORDER BY role <> 'data', shard, file_id");
+    SQLite::Statement& st = prepared(model_files_, "SELECT location FROM files WHERE model_id = ?"
+                                                   " ORDER BY role <> 'data', shard, file_id");
     st.bind(1, model_id);
     std::vector<std::string> out;
     while (st.executeStep()) out.push_back(st.getColumn(0).getString());

@@ -2,6 +2,7 @@
 // The SQLite catalogue: the only code that writes the database. Each model is
 // written in one transaction, so a file is catalogued whole or not at all.
 #include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Statement.h>
 
 #include <cstdint>
 #include <memory>
@@ -77,7 +78,9 @@ private:
     explicit Catalog(SQLite::Database db);
     void migrate();
     SQLite::Database db_;
+    SQLite::Statement& prepared(std::unique_ptr<SQLite::Statement>& st, const char* sql);
     std::unique_ptr<ModelWriter> writer_;  // prepared once, on the first model
+    std::unique_ptr<SQLite::Statement> stored_file_, model_files_;
 };
 
 }  // namespace modelcat::catalog

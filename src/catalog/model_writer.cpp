@@ -2,6 +2,7 @@
 
 #include <SQLiteCpp/Transaction.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "catalog/sql_values.hpp"
@@ -32,6 +33,12 @@ ModelWriter::ModelWriter(SQLite::Database& db)
       policy_(db, "INSERT INTO policy_layers (model_id, tensor_kind, type_id, type_name, tensors, layers)"
                   " VALUES (:model_id, :tensor_kind, :type_id, :type_name, :tensors, :layers)") {}
 
+SQLite::Statement& ModelWriter::prepared(std::unique_ptr<SQLite::Statement>& st, const std::string& sql) {
+    if (!st) st = std::make_unique<SQLite::Statement>(db_, sql);
+    st->reset();
+    return *st;
+}
+
 int64_t ModelWriter::write(int64_t crawl_id, const ModelRows& rows) {
     if (rows.files.empty()) throw std::logic_error("a model needs at least one file");
     SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
@@ -42,7 +49,10 @@ int64_t ModelWriter::write(int64_t crawl_id, const ModelRows& rows) {
     for (const FileRow& f : rows.files) {
         const int64_t file_id = insert_file(crawl_id, model_id, f);
         for (const auto& e : f.metadata) insert_metadata(model_id, file_id, e);
-        for (const auto& t : f.tensors) insert_tensor(model_id, file_id, t);
+        std::vector<const TensorRow*> by_name;  // primary-key order: half the B-tree work of file order
+        for (const auto& t : f.tensors) by_name.push_back(&t);
+        std::sort(by_name.begin(), by_name.end(), [](auto* a, auto* b) { return a->name < b->name; });
+        for (const TensorRow* t : by_name) insert_tensor(model_id, file_id, *t);
         for (const auto& w : f.warnings) insert_warning(crawl_id, model_id, f.location, w);
     }
     for (const auto& c : rows.census) insert_census(model_id, c);
@@ -54,8 +64,8 @@ int64_t ModelWriter::write(int64_t crawl_id, const ModelRows& rows) {
 
 // The model as it was, for the history: nothing if new.
 std::optional<ModelWriter::Before> ModelWriter::previous(const std::string& location) {
-    SQLite::Statement st(db_, "SELECT m.file_bytes, coalesce(m.policy_hash, ''), coalesce(q.census, '') FROM models m"
-                              " JOIN quant_summary q USING (model_id) WHERE m.location = :location");
+    SQLite::Statement& st = prepared(previous_, "SELECT m.file_bytes, coalesce(m.policy_hash, ''), coalesce(m.census, '')"
+                                                " FROM models m WHERE m.location = :location");
     st.bind(":location", location);
     if (!st.executeStep()) return std::nullopt;
     return Before{st.getColumn(0).getInt64(), st.getColumn(1).getString(), st.getColumn(2).getString()};
@@ -63,8 +73,8 @@ std::optional<ModelWriter::Before> ModelWriter::previous(const std::string& loca
 
 // A file that belonged to another model (say, a shard re-grouped) moves to this one.
 void ModelWriter::evict_moved_files(const ModelRows& rows) {
-    SQLite::Statement del(db_, "DELETE FROM models WHERE model_id IN (SELECT model_id FROM files WHERE location = :file)"
-                               " AND location <> :model");
+    SQLite::Statement& del = prepared(evict_, "DELETE FROM models WHERE model_id IN"
+                                              " (SELECT model_id FROM files WHERE location = :file) AND location <> :model");
     del.bind(":model", rows.model.location);
     for (const auto& f : rows.files) {
         del.bind(":file", f.location);
@@ -74,7 +84,7 @@ void ModelWriter::evict_moved_files(const ModelRows& rows) {
 }
 
 int64_t ModelWriter::upsert_model(int64_t crawl_id, const ModelRow& m) {
-    SQLite::Statement up(db_,
+    SQLite::Statement& up = prepared(upsert_,
                          "INSERT INTO models (location, name, format, architecture, file_type, tensor_count, kv_count,"
                          " params, file_bytes, header_bytes, policy_hash, shape_hash, block_count, majority_type_id,"
                          " majority_type_name, census, crawl_id, updated_at)"
@@ -109,12 +119,14 @@ int64_t ModelWriter::upsert_model(int64_t crawl_id, const ModelRow& m) {
     up.bind(":census", m.census);
     up.bind(":crawl_id", crawl_id);
     if (!up.executeStep()) throw std::runtime_error("upsert of model returned no row");
-    return up.getColumn(0).getInt64();
+    const int64_t id = up.getColumn(0).getInt64();
+    up.reset();
+    return id;
 }
 
 void ModelWriter::clear_children(int64_t model_id) {
-    for (const char* table : {"files", "census", "warnings", "policy_layers"}) {
-        SQLite::Statement del(db_, std::string("DELETE FROM ") + table + " WHERE model_id = :model_id");
+    for (size_t i = 0; i < kChildTables.size(); ++i) {
+        SQLite::Statement& del = prepared(clear_[i], "DELETE FROM " + std::string(kChildTables[i]) + " WHERE model_id = :model_id");
         del.bind(":model_id", model_id);
         del.exec();
     }
@@ -229,12 +241,11 @@ void ModelWriter::insert_policy(int64_t model_id, const PolicyRow& p) {
 }
 
 void ModelWriter::record_event(int64_t crawl_id, int64_t model_id, const std::optional<Before>& before) {
-    SQLite::Statement ev(db_,
+    SQLite::Statement& ev = prepared(event_,
                          "INSERT INTO model_events (crawl_id, location, event, file_bytes_before, file_bytes_after,"
                          " policy_before, policy_after, census_before, census_after)"
                          " SELECT :crawl_id, m.location, :event, :bytes_before, m.file_bytes, :policy_before, m.policy_hash,"
-                         " :census_before, q.census FROM models m JOIN quant_summary q USING (model_id)"
-                         " WHERE m.model_id = :model_id");
+                         " :census_before, m.census FROM models m WHERE m.model_id = :model_id");
     ev.bind(":crawl_id", crawl_id);
     ev.bind(":event", before ? "changed" : "new");
     bind_optional(ev, ":bytes_before", before ? std::optional(before->file_bytes) : std::nullopt);

@@ -5,7 +5,10 @@
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
 
+#include <array>
 #include <cstdint>
+#include <memory>
+#include <string>
 
 #include "catalog/rows.hpp"
 
@@ -34,7 +37,13 @@ private:
     void insert_policy(int64_t model_id, const PolicyRow& p);
     void record_event(int64_t crawl_id, int64_t model_id, const std::optional<Before>& before);
 
+    // Statements prepared on first use and kept: a crawl writes thousands of models.
+    SQLite::Statement& prepared(std::unique_ptr<SQLite::Statement>& st, const std::string& sql);
+    static constexpr std::array<const char*, 4> kChildTables = {"files", "census", "warnings", "policy_layers"};
+
     SQLite::Database& db_;
+    std::unique_ptr<SQLite::Statement> previous_, evict_, upsert_, event_;
+    std::array<std::unique_ptr<SQLite::Statement>, kChildTables.size()> clear_;
     SQLite::Statement file_, metadata_, tensor_, warning_, census_, policy_;
 };
 
