@@ -112,7 +112,10 @@ std::optional<StoredFile> Catalog::stored_file(const std::string& location) {
     SQLite::Statement& st = prepared(stored_file_, "SELECT model_id, size, mtime_ns, inode, device, iif(reread, 'reread', status),"
                                                    " etag, sha256 FROM files WHERE location = ?");
     st.bind(1, location);
-    if (!st.executeStep()) return std::nullopt;
+    if (!st.executeStep()) {
+        st.reset();
+        return std::nullopt;
+    }
     StoredFile f;
     f.model_id = st.getColumn(0).getInt64();
     f.size = static_cast<uint64_t>(st.getColumn(1).getInt64());
@@ -122,6 +125,7 @@ std::optional<StoredFile> Catalog::stored_file(const std::string& location) {
     f.status = st.getColumn(5).getString();
     if (!st.getColumn(6).isNull()) f.etag = st.getColumn(6).getString();
     if (!st.getColumn(7).isNull()) f.sha256 = st.getColumn(7).getString();
+    st.reset();  // an open read would pin this connection's snapshot and fail its next write
     return f;
 }
 
@@ -131,6 +135,7 @@ std::vector<std::string> Catalog::model_files(int64_t model_id) {
     st.bind(1, model_id);
     std::vector<std::string> out;
     while (st.executeStep()) out.push_back(st.getColumn(0).getString());
+    st.reset();
     return out;
 }
 

@@ -68,7 +68,9 @@ std::optional<ModelWriter::Before> ModelWriter::previous(const std::string& loca
                                                 " FROM models m WHERE m.location = :location");
     st.bind(":location", location);
     if (!st.executeStep()) return std::nullopt;
-    return Before{st.getColumn(0).getInt64(), st.getColumn(1).getString(), st.getColumn(2).getString()};
+    Before b{st.getColumn(0).getInt64(), st.getColumn(1).getString(), st.getColumn(2).getString()};
+    st.reset();
+    return b;
 }
 
 // A file that belonged to another model (say, a shard re-grouped) moves to this one.
