@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "catalog/embedded_sql.hpp"
+#include "catalog/ggml_compat_rows.hpp"
 #include "format/ggml_types.hpp"
 #include "format/tensor_names.hpp"
 #include "format/text.hpp"
@@ -354,6 +355,7 @@ int64_t Catalog::store_model(int64_t crawl_id, const ModelRecord& model) {
         file_ins.exec();
         file_ins.reset();
         const int64_t file_id = db_.getLastInsertRowid();
+        write_ggml_refusals(db_, model_id, file_id, h);
 
         for (const auto& e : h.metadata) {
             meta_ins.bind(1, model_id);

@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "cli/terminal.hpp"
 #include "format/text.hpp"
 
 namespace modelcat::cli {
@@ -28,11 +29,11 @@ void CrawlDisplay::clear_line() {
 void CrawlDisplay::model_done(const crawl::ModelOutcome& o) {
     clear_line();
     if (o.verdict == crawl::Verdict::failed) {
-        std::cerr << "error: " << o.location;
+        std::cerr << "error: " << terminal_safe(o.location);
         if (o.offset) std::cerr << ": offset " << *o.offset;
-        std::cerr << ": " << o.message << "\n";
+        std::cerr << ": " << terminal_safe(o.message) << "\n";
     } else if (!quiet_ && !interactive_) {
-        std::cerr << crawl::verdict_name(o.verdict) << ": " << o.location;
+        std::cerr << crawl::verdict_name(o.verdict) << ": " << terminal_safe(o.location);
         if (o.verdict != crawl::Verdict::unchanged)
             std::cerr << " (" << (o.files > 1 ? std::to_string(o.files) + " files, " : "") << o.tensors << " tensors, "
                       << o.bytes_read << " bytes read" << (o.warnings ? ", " + std::to_string(o.warnings) + " warnings" : "")

@@ -67,6 +67,13 @@ struct FileStat {
 // nullopt when the path does not name a readable regular file.
 std::optional<FileStat> stat_file(const std::string& path);
 
+// Why `path` cannot be read as a model file (a named pipe, socket, device or
+// directory; a dangling symlink; a symlink loop; no such file), or nullopt
+// for a regular file. Symlinks to regular files are followed.
+std::optional<std::string> not_a_regular_file(const std::string& path);
+
+// Opened so that it cannot block: checked before opening, opened with
+// O_NONBLOCK, checked again with fstat; anything but a regular file is an IoError.
 class LocalFile final : public ByteSource {
 public:
     explicit LocalFile(std::string path);

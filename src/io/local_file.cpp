@@ -5,12 +5,27 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <string>
 
 #include "io/byte_source.hpp"
 
 namespace modelcat::io {
 
 namespace {
+const char* file_kind(mode_t mode) {
+    if (S_ISFIFO(mode)) return "a named pipe";
+    if (S_ISSOCK(mode)) return "a socket";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISDIR(mode)) return "a directory";
+    return "not a regular file";
+}
+
+std::string kind_reason(mode_t mode) {
+    std::string kind = file_kind(mode);
+    return kind.starts_with("a ") ? kind + ", not a regular file" : kind;
+}
+
 FileStat to_file_stat(const struct stat& st) {
     return {static_cast<uint64_t>(st.st_size), static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec,
             static_cast<uint64_t>(st.st_ino), static_cast<uint64_t>(st.st_dev)};
@@ -23,8 +38,22 @@ std::optional<FileStat> stat_file(const std::string& path) {
     return to_file_stat(st);
 }
 
+std::optional<std::string> not_a_regular_file(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0) return S_ISREG(st.st_mode) ? std::nullopt : std::optional(kind_reason(st.st_mode));
+    int e = errno;
+    struct stat link {};
+    if (e == ELOOP) return "symlink loop (too many levels of symbolic links)";
+    if (e == ENOENT && ::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode))
+        return "dangling symlink: its target does not exist";
+    if (e == ENOENT) return "no such file or directory";
+    return std::string("cannot stat: ") + std::strerror(e);
+}
+
 LocalFile::LocalFile(std::string path) : path_(std::move(path)) {
-    fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (auto why = not_a_regular_file(path_)) throw IoError(path_ + ": " + *why);
+    // O_NONBLOCK: a pipe or device swapped in after the check cannot hang the open
+    fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd_ < 0) throw IoError(path_ + ": cannot open: " + std::strerror(errno));
     struct stat st {};
     if (::fstat(fd_, &st) != 0) {
@@ -34,7 +63,7 @@ LocalFile::LocalFile(std::string path) : path_(std::move(path)) {
     }
     if (!S_ISREG(st.st_mode)) {
         ::close(fd_);
-        throw IoError(path_ + ": not a regular file");
+        throw IoError(path_ + ": " + kind_reason(st.st_mode));
     }
     stat_ = to_file_stat(st);
 }
