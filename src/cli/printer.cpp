@@ -126,7 +126,7 @@ void print_result(std::ostream& out, const catalog::QueryResult& r, OutputFormat
                 }
                 s += "}";
             }
-            out << s << (r.rows.empty() ? "]\n" : "\n]\n");
+            out << json_without_c1(s) << (r.rows.empty() ? "]\n" : "\n]\n");
             break;
         }
     }

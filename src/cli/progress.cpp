@@ -84,7 +84,7 @@ void CrawlDisplay::finish(const crawl::CrawlReport& r, bool json_summary) {
         format::append_json_string(j, f.message);
         j += "}";
     }
-    std::cout << j << "]}\n";
+    std::cout << json_without_c1(j) << "]}\n";
 }
 
 }  // namespace modelcat::cli

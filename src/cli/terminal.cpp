@@ -29,4 +29,20 @@ std::string terminal_safe(std::string_view s) {
     return out;
 }
 
+std::string json_without_c1(std::string_view json) {
+    std::string out;
+    out.reserve(json.size());
+    char buf[8];
+    for (size_t i = 0; i < json.size(); ++i) {
+        if (json[i] == '\xc2' && i + 1 < json.size() && static_cast<unsigned char>(json[i + 1]) < 0xa0 &&
+            static_cast<unsigned char>(json[i + 1]) >= 0x80) {
+            std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(json[++i]));
+            out += buf;
+        } else {
+            out += json[i];
+        }
+    }
+    return out;
+}
+
 }  // namespace modelcat::cli

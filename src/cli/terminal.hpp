@@ -11,4 +11,8 @@ namespace modelcat::cli {
 // \xNN (a lone 0x9b is a CSI to some terminals). Everything else unchanged.
 std::string terminal_safe(std::string_view s);
 
+// JSON text with each C1 control written as its \u00NN escape: the same JSON
+// value (C1 controls are legal raw in JSON strings, and act on terminals).
+std::string json_without_c1(std::string_view json);
+
 }  // namespace modelcat::cli
