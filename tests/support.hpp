@@ -31,4 +31,8 @@ CommandResult run_modelcat(const std::string& args, const std::string& shell_pre
 
 std::filesystem::path fixtures_dir();  // ../shared/fixtures/real
 
+// "" when s holds no control character that acts on a terminal (C0 but newline
+// and tab, DEL, C1 as UTF-8); else the first one's byte, position and context.
+std::string first_control_character(const std::string& s);
+
 }  // namespace modelcat::test

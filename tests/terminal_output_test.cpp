@@ -19,17 +19,6 @@ const std::string kTitle = "\x1b]0;pwned\x07\x1b[31mRED\x1b[0m";  // sets the ti
 const std::string kClearKey = "x.\x1b[2Jkey";                       // clears the screen
 const std::string kCsiC1 = "\xc2\x9b" "31m";                        // U+009B: CSI as a C1 control
 
-// ESC, BEL or any other C0 control but newline and tab, DEL, or a C1 control.
-std::string first_control(const std::string& s) {
-    for (size_t i = 0; i < s.size(); ++i) {
-        auto c = static_cast<unsigned char>(s[i]);
-        auto next = i + 1 < s.size() ? static_cast<unsigned char>(s[i + 1]) : 0;
-        if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f || (c == 0xc2 && next >= 0x80 && next <= 0x9f))
-            return "byte " + std::to_string(c) + " at " + std::to_string(i) + " in: " + s.substr(i > 40 ? i - 40 : 0, 80);
-    }
-    return "";
-}
-
 class TerminalOutput : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -62,7 +51,7 @@ protected:
 
 TEST_F(TerminalOutput, CrawlLinesOnStderrAreEscaped) {
     EXPECT_EQ(crawl_.exit_code, 1) << crawl_.err;
-    EXPECT_EQ(first_control(crawl_.err), "");
+    EXPECT_EQ(test::first_control_character(crawl_.err), "");
     EXPECT_NE(crawl_.err.find("evil\\x1b[2J.gguf"), std::string::npos) << crawl_.err;
     EXPECT_NE(crawl_.err.find("broken\\x07.gguf"), std::string::npos) << crawl_.err;
     EXPECT_NE(crawl_.err.find("'k\\x1b[5m'"), std::string::npos) << crawl_.err;
@@ -72,7 +61,7 @@ TEST_F(TerminalOutput, TableAndMarkdownEscapeCsvKeepsJsonEscapes) {
     for (const char* fmt : {"table", "markdown"}) {
         test::CommandResult r = query(fmt);
         ASSERT_EQ(r.exit_code, 0) << r.err;
-        EXPECT_EQ(first_control(r.out), "") << fmt;
+        EXPECT_EQ(test::first_control_character(r.out), "") << fmt;
         EXPECT_NE(r.out.find("\\x1b]0;pwned\\x07\\x1b[31mRED\\x1b[0m"), std::string::npos) << r.out;
         EXPECT_NE(r.out.find("x.\\x1b[2Jkey"), std::string::npos) << r.out;
         EXPECT_NE(r.out.find("\\u009b31m"), std::string::npos) << r.out;
@@ -83,7 +72,7 @@ TEST_F(TerminalOutput, TableAndMarkdownEscapeCsvKeepsJsonEscapes) {
     EXPECT_NE(csv.out.find(kTitle), std::string::npos) << "csv keeps the exact text";
     EXPECT_NE(csv.out.find(kClearKey), std::string::npos);
     test::CommandResult json = query("json");
-    EXPECT_EQ(first_control(json.out), "");
+    EXPECT_EQ(test::first_control_character(json.out), "");
     EXPECT_NE(json.out.find("\\u001b]0;pwned\\u0007"), std::string::npos) << json.out;
     EXPECT_NE(json.out.find("\\u009b31m"), std::string::npos) << json.out;
 }
@@ -91,16 +80,16 @@ TEST_F(TerminalOutput, TableAndMarkdownEscapeCsvKeepsJsonEscapes) {
 TEST_F(TerminalOutput, ShowEscapesKeysNamesValuesAndErrors) {
     test::CommandResult r = test::run_modelcat("show " + (tmp_ / "crafted.gguf").string());
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_EQ(first_control(r.out), "");
+    EXPECT_EQ(test::first_control_character(r.out), "");
     EXPECT_NE(r.out.find("x.\\x1b[2Jkey"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("t.\\x1b[1mname"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("\\u009b31m"), std::string::npos) << r.out;
     test::CommandResult named = test::run_modelcat("show " + (tmp_ / "evil*.gguf").string());
-    EXPECT_EQ(first_control(named.out), "");
+    EXPECT_EQ(test::first_control_character(named.out), "");
     EXPECT_NE(named.out.find("evil\\x1b[2J.gguf"), std::string::npos) << named.out;
     test::CommandResult bad = test::run_modelcat("show " + (tmp_ / "broken*.gguf").string());
     EXPECT_EQ(bad.exit_code, 1);
-    EXPECT_EQ(first_control(bad.err), "");
+    EXPECT_EQ(test::first_control_character(bad.err), "");
     EXPECT_NE(bad.err.find("broken\\x07.gguf"), std::string::npos) << bad.err;
 }
 
