@@ -47,6 +47,7 @@ void make_store(const fs::path& dir) {
     fs::create_symlink(dir / "loop-a.gguf", dir / "loop-b.gguf");
     fs::create_directory_symlink("..", dir / "sub/up");  // a directory loop the walk must not follow
     fs::create_directory(dir / "folder.gguf");           // a folder named like a model: walked, not read
+    w.write(dir / "latin1-caf\xe9.gguf");                  // a name that is not UTF-8
 }
 
 std::map<std::string, std::string> errors_by_file(const std::string& db) {
@@ -71,6 +72,8 @@ TEST(SpecialFiles, AWalkedStoreRecordsEachKindAndReadsTheRest) {
         {"dangling.safetensors", "dangling symlink: its target does not exist"},
         {"loop-a.gguf", "symlink loop (too many levels of symbolic links)"},
         {"loop-b.gguf", "symlink loop (too many levels of symbolic links)"},
+        {"latin1-caf\\xe9.gguf",
+         "path is not valid UTF-8 (shown with \\xNN); not read, as its location cannot be stored as text"},
     };
     EXPECT_EQ(errors_by_file(db), want) << r.err;
     SQLite::Database d(db);

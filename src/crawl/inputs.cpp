@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <system_error>
 
+#include "format/utf8.hpp"
 #include "io/byte_source.hpp"
 
 namespace fs = std::filesystem;
@@ -13,6 +15,15 @@ namespace fs = std::filesystem;
 namespace modelcat::crawl {
 
 namespace {
+
+// The catalogue's text is UTF-8: such a path is an error, quoted with \xNN.
+const std::string kPathNotUtf8 = "path is not valid UTF-8 (shown with \\xNN); not read, as its location cannot be stored as text";
+
+// Why a path found or given cannot be read as a model file, if it cannot.
+std::optional<std::string> unusable(const std::string& path) {
+    if (format::first_invalid_utf8(path)) return kPathNotUtf8;
+    return io::not_a_regular_file(path);
+}
 
 bool is_model_file(const fs::path& p) {
     auto ext = p.extension();
@@ -42,8 +53,8 @@ void walk_directory(const std::string& dir, std::vector<InputProblem>& problems,
         if (!is_model_file(it->path())) continue;
         std::error_code dir_ec;
         if (it->is_directory(dir_ec)) continue;  // a folder named like a model: walked, not read
-        if (auto why = io::not_a_regular_file(it->path().string()))
-            unreadable.push_back({fs::absolute(it->path()).lexically_normal().string(), *why});
+        if (auto why = unusable(it->path().string()))
+            unreadable.push_back({format::quote_bytes(fs::absolute(it->path()).lexically_normal().string()), *why});
         else
             found.push_back(it->path());
     }
@@ -77,11 +88,13 @@ ExpandedInputs expand_inputs(const std::vector<std::string>& given) {
         const std::string input = inputs[i];
         std::error_code ec;
         fs::file_status st = fs::status(input, ec);
-        if (ec || !fs::exists(st)) {
+        if (format::first_invalid_utf8(input)) {
+            r.problems.push_back({format::quote_bytes(input), kPathNotUtf8});
+        } else if (ec || !fs::exists(st)) {
             r.problems.push_back({input, io::not_a_regular_file(input).value_or("no such file or directory")});
         } else if (fs::is_directory(st)) {
             walk_directory(input, r.problems, add);
-        } else if (auto why = io::not_a_regular_file(input)) {
+        } else if (auto why = unusable(input)) {
             r.problems.push_back({input, *why});
         } else if (is_input_list(input)) {
             if (!lists_read.insert(fs::absolute(input).lexically_normal().string()).second) continue;  // a list that names itself
