@@ -12,6 +12,8 @@
 namespace modelcat::io {
 
 namespace {
+const std::string kNoSuchFile = "no such file or directory";
+
 const char* file_kind(mode_t mode) {
     if (S_ISFIFO(mode)) return "a named pipe";
     if (S_ISSOCK(mode)) return "a socket";
@@ -46,12 +48,13 @@ std::optional<std::string> not_a_regular_file(const std::string& path) {
     if (e == ELOOP) return "symlink loop (too many levels of symbolic links)";
     if (e == ENOENT && ::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode))
         return "dangling symlink: its target does not exist";
-    if (e == ENOENT) return "no such file or directory";
+    if (e == ENOENT) return kNoSuchFile;
     return std::string("cannot stat: ") + std::strerror(e);
 }
 
 LocalFile::LocalFile(std::string path) : path_(std::move(path)) {
-    if (auto why = not_a_regular_file(path_)) throw IoError(path_ + ": " + *why);
+    // a missing file is left to open(), whose error says so
+    if (auto why = not_a_regular_file(path_); why && *why != kNoSuchFile) throw IoError(path_ + ": " + *why);
     // O_NONBLOCK: a pipe or device swapped in after the check cannot hang the open
     fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd_ < 0) throw IoError(path_ + ": cannot open: " + std::strerror(errno));
