@@ -14,18 +14,15 @@ namespace modelcat::io {
 namespace {
 const std::string kNoSuchFile = "no such file or directory";
 
-const char* file_kind(mode_t mode) {
-    if (S_ISFIFO(mode)) return "a named pipe";
-    if (S_ISSOCK(mode)) return "a socket";
-    if (S_ISCHR(mode)) return "a character device";
-    if (S_ISBLK(mode)) return "a block device";
-    if (S_ISDIR(mode)) return "a directory";
-    return "not a regular file";
-}
-
+// "a named pipe, not a regular file": what a special file is, for its error.
 std::string kind_reason(mode_t mode) {
-    std::string kind = file_kind(mode);
-    return kind.starts_with("a ") ? kind + ", not a regular file" : kind;
+    const char* kind = S_ISFIFO(mode)  ? "a named pipe, "
+                       : S_ISSOCK(mode) ? "a socket, "
+                       : S_ISCHR(mode)  ? "a character device, "
+                       : S_ISBLK(mode)  ? "a block device, "
+                       : S_ISDIR(mode)  ? "a directory, "
+                                        : "";
+    return std::string(kind) + "not a regular file";
 }
 
 FileStat to_file_stat(const struct stat& st) {
