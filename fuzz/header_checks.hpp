@@ -14,9 +14,11 @@
 #include <unordered_set>
 #include <vector>
 
+#include "format/ggml_compat.hpp"
 #include "format/ggml_types.hpp"
 #include "format/gguf.hpp"
 #include "format/safetensors.hpp"
+#include "format/utf8.hpp"
 
 namespace modelcat::fuzzcheck {
 
@@ -96,6 +98,22 @@ inline std::string check_safetensors_tensors(const FileHeader& h) {
     return "";
 }
 
+// The catalogue's text is UTF-8 whatever the file holds (README, Security);
+// and ggml's checks run on every header modelcat accepts.
+inline std::string check_text(const FileHeader& h) {
+    for (const auto& e : h.metadata) {
+        const auto* s = std::get_if<std::string>(&e.value);
+        if (format::first_invalid_utf8(e.key) || (s && format::first_invalid_utf8(*s)))
+            return "key '" + format::quote_bytes(e.key) + "' or its value is not UTF-8";
+    }
+    for (const auto& t : h.tensors)
+        if (format::first_invalid_utf8(t.name) || format::first_invalid_utf8(t.type_name))
+            return "tensor '" + format::quote_bytes(t.name) + "': name or type is not UTF-8";
+    for (const auto& r : format::ggml_refusals(h))
+        if (r.check.empty() || format::first_invalid_utf8(r.reason)) return "ggml refusal without a check or UTF-8 reason";
+    return "";
+}
+
 inline std::string check_header(const FileHeader& h, Format f, uint64_t file_size, const Limits& limits) {
     if (h.format != f || h.file_size != file_size || h.header_bytes > file_size) return "format, file_size or header_bytes";
     std::unordered_set<std::string> names;
@@ -103,6 +121,7 @@ inline std::string check_header(const FileHeader& h, Format f, uint64_t file_siz
         if (!names.insert(t.name).second) return "tensor name '" + t.name + "' kept twice";
     if (h.tensors.size() > limits.max_tensors) return "more tensors than the cap";
     if (std::string m = check_metadata(h, limits); !m.empty()) return m;
+    if (std::string m = check_text(h); !m.empty()) return m;
     return f == Format::gguf ? check_gguf_tensors(h, limits) : check_safetensors_tensors(h);
 }
 

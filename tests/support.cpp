@@ -56,4 +56,14 @@ CommandResult run_modelcat(const std::string& args, const std::string& shell_pre
 
 std::filesystem::path fixtures_dir() { return std::filesystem::path(MODELCAT_FIXTURES_DIR).lexically_normal(); }
 
+std::string first_control_character(const std::string& s) {
+    for (size_t i = 0; i < s.size(); ++i) {
+        auto c = static_cast<unsigned char>(s[i]);
+        auto next = i + 1 < s.size() ? static_cast<unsigned char>(s[i + 1]) : 0;
+        if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f || (c == 0xc2 && next >= 0x80 && next <= 0x9f))
+            return "byte " + std::to_string(c) + " at " + std::to_string(i) + " in: " + s.substr(i > 40 ? i - 40 : 0, 80);
+    }
+    return "";
+}
+
 }  // namespace modelcat::test

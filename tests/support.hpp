@@ -38,4 +38,8 @@ std::filesystem::path fixtures_dir();  // ../shared/fixtures/real
 // (holes kept: ~63 MB of headers, not 40 GB) into `dir` for a test to change.
 void copy_llama31_lineup(const std::filesystem::path& dir);
 
+// "" when s holds no control character that acts on a terminal (C0 but newline
+// and tab, DEL, C1 as UTF-8); else the first one's byte, position and context.
+std::string first_control_character(const std::string& s);
+
 }  // namespace modelcat::test

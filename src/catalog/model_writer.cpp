@@ -15,10 +15,10 @@ ModelWriter::ModelWriter(SQLite::Database& db)
       file_(db, "INSERT INTO files (model_id, location, role, shard, format, version, endianness, size, header_bytes,"
                 " data_start, alignment, kv_count, tensor_count, bytes_read, requests, read_ms, mtime_ns, inode, device,"
                 " header_hash, status, crawl_id, checked_crawl_id, etag, last_modified, sha256, final_url, http_status,"
-                " revision) VALUES (:model_id, :location, :role, :shard, :format, :version, :endianness, :size,"
-                " :header_bytes, :data_start, :alignment, :kv_count, :tensor_count, :bytes_read, :requests, :read_ms,"
-                " :mtime_ns, :inode, :device, :header_hash, 'ok', :crawl_id, :crawl_id, :etag, :last_modified, :sha256,"
-                " :final_url, :http_status, :revision)"),
+                " revision, ggml_refusals) VALUES (:model_id, :location, :role, :shard, :format, :version, :endianness,"
+                " :size, :header_bytes, :data_start, :alignment, :kv_count, :tensor_count, :bytes_read, :requests,"
+                " :read_ms, :mtime_ns, :inode, :device, :header_hash, 'ok', :crawl_id, :crawl_id, :etag, :last_modified,"
+                " :sha256, :final_url, :http_status, :revision, :ggml_refusals)"),
       metadata_(db, "INSERT OR IGNORE INTO metadata (model_id, file_id, key, value_type, value, array_type, array_length,"
                     " array_bytes, array_hash, offset) VALUES (:model_id, :file_id, :key, :value_type, :value,"
                     " :array_type, :array_length, :array_bytes, :array_hash, :offset)"),
@@ -54,6 +54,8 @@ int64_t ModelWriter::write(int64_t crawl_id, const ModelRows& rows) {
         std::sort(by_name.begin(), by_name.end(), [](auto* a, auto* b) { return a->name < b->name; });
         for (const TensorRow* t : by_name) insert_tensor(model_id, file_id, *t);
         for (const auto& w : f.warnings) insert_warning(crawl_id, model_id, f.location, w);
+        if (f.ggml_refusals)
+            for (size_t i = 0; i < f.ggml_refusals->size(); ++i) insert_refusal(model_id, file_id, i, (*f.ggml_refusals)[i]);
     }
     for (const auto& c : rows.census) insert_census(model_id, c);
     for (const auto& p : rows.policy) insert_policy(model_id, p);
@@ -163,6 +165,8 @@ int64_t ModelWriter::insert_file(int64_t crawl_id, int64_t model_id, const FileR
     bind_optional(st, ":final_url", f.final_url);
     bind_optional(st, ":http_status", f.http_status);
     bind_optional(st, ":revision", f.revision);
+    bind_optional(st, ":ggml_refusals",
+                  f.ggml_refusals ? std::optional<int64_t>(static_cast<int64_t>(f.ggml_refusals->size())) : std::nullopt);
     st.exec();
     st.reset();
     return db_.getLastInsertRowid();
@@ -215,6 +219,18 @@ void ModelWriter::insert_warning(int64_t crawl_id, int64_t model_id, const std::
     st.bind(":message", w.message);
     st.exec();
     st.reset();
+}
+
+void ModelWriter::insert_refusal(int64_t model_id, int64_t file_id, size_t seq,
+                                 const std::pair<std::string, std::string>& refusal) {
+    SQLite::Statement& st = prepared(refusal_, "INSERT INTO ggml_refusals (file_id, model_id, seq, \"check\", reason)"
+                                               " VALUES (:file_id, :model_id, :seq, :check, :reason)");
+    st.bind(":file_id", file_id);
+    st.bind(":model_id", model_id);
+    st.bind(":seq", static_cast<int64_t>(seq));
+    st.bind(":check", refusal.first);
+    st.bind(":reason", refusal.second);
+    st.exec();
 }
 
 void ModelWriter::insert_census(int64_t model_id, const CensusRow& c) {

@@ -34,6 +34,7 @@ private:
     void insert_tensor(int64_t model_id, int64_t file_id, const TensorRow& t);
     void insert_warning(int64_t crawl_id, int64_t model_id, const std::string& location, const format::Warning& w);
     void insert_census(int64_t model_id, const CensusRow& c);
+    void insert_refusal(int64_t model_id, int64_t file_id, size_t seq, const std::pair<std::string, std::string>& refusal);
     void insert_policy(int64_t model_id, const PolicyRow& p);
     void record_event(int64_t crawl_id, int64_t model_id, const std::optional<Before>& before);
 
@@ -42,7 +43,7 @@ private:
     static constexpr std::array<const char*, 4> kChildTables = {"files", "census", "warnings", "policy_layers"};
 
     SQLite::Database& db_;
-    std::unique_ptr<SQLite::Statement> previous_, evict_, upsert_, event_;
+    std::unique_ptr<SQLite::Statement> previous_, evict_, upsert_, event_, refusal_;
     std::array<std::unique_ptr<SQLite::Statement>, kChildTables.size()> clear_;
     SQLite::Statement file_, metadata_, tensor_, warning_, census_, policy_;
 };

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "format/header.hpp"
@@ -42,6 +43,8 @@ struct FileRow {
     std::vector<format::MetadataEntry> metadata;
     std::vector<TensorRow> tensors;
     std::vector<format::Warning> warnings;
+    // GGUF files: why ggml's reader would refuse it (check, reason); empty when it would read it.
+    std::optional<std::vector<std::pair<std::string, std::string>>> ggml_refusals;
 };
 
 struct CensusRow {

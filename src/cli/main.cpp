@@ -24,6 +24,7 @@
 #include "cli/printer.hpp"
 #include "cli/progress.hpp"
 #include "cli/show.hpp"
+#include "cli/terminal.hpp"
 #include "crawl/crawler.hpp"
 #include "crawl/file_reader.hpp"
 #include "crawl/inputs.hpp"
@@ -71,7 +72,7 @@ int run_crawl_command(const std::string& db_path, std::vector<std::string> input
         } else {
             std::ifstream in(l);
             if (!in) {
-                std::cerr << "modelcat: cannot read list file " << l << "\n";
+                std::cerr << "modelcat: cannot read list file " << cli::terminal_safe(l) << "\n";
                 return kExitUsage;
             }
             more = crawl::read_input_list(in);
@@ -85,9 +86,9 @@ int run_crawl_command(const std::string& db_path, std::vector<std::string> input
     catalog::Catalog cat = catalog::Catalog::open_for_writing(db_path);
     if (flags.dry_run) {
         for (const auto& m : crawl::dry_run(cat, inputs, flags.force)) {
-            std::cout << crawl::status_name(m.expected) << "\t" << m.name;
-            for (const auto& f : m.files) std::cout << "\t" << f;
-            if (!m.message.empty()) std::cout << "\t" << m.message;
+            std::cout << crawl::status_name(m.expected) << "\t" << cli::terminal_safe(m.name);
+            for (const auto& f : m.files) std::cout << "\t" << cli::terminal_safe(f);
+            if (!m.message.empty()) std::cout << "\t" << cli::terminal_safe(m.message);
             std::cout << "\n";
         }
         return kExitOk;
@@ -123,14 +124,14 @@ int run_query_command(const std::string& db_path, const std::string& name, const
         ss << in.rdbuf();
         sql = ss.str();
     } else {
-        std::cerr << "modelcat query: no report named '" << name << "' (see `modelcat query --list`)\n";
+        std::cerr << "modelcat query: no report named '" << cli::terminal_safe(name) << "' (see `modelcat query --list`)\n";
         return kExitUsage;
     }
     std::map<std::string, std::string> params;
     for (const auto& p : param_args) {
         auto eq = p.find('=');
         if (eq == std::string::npos || eq == 0) {
-            std::cerr << "modelcat query: --param takes key=value, got '" << p << "'\n";
+            std::cerr << "modelcat query: --param takes key=value, got '" << cli::terminal_safe(p) << "'\n";
             return kExitUsage;
         }
         params[p.substr(0, eq)] = p.substr(eq + 1);
@@ -151,7 +152,7 @@ int run_diff_command(const std::string& db_path, const std::string& a, const std
     std::string ref_a = a, ref_b = b;
     if (paths) {
         crawl::CrawlReport rep = crawl::run_crawl(cat, {a, b}, {});
-        for (const auto& f : rep.failures) std::cerr << "error: " << f.failure->describe() << "\n";
+        for (const auto& f : rep.failures) std::cerr << "error: " << cli::terminal_safe(f.failure->describe()) << "\n";
         if (!rep.failures.empty()) return kExitSomeFailed;
         ref_a = crawl::expand_inputs({a}).files.front();
         ref_b = crawl::expand_inputs({b}).files.front();
@@ -276,10 +277,11 @@ int main(int argc, char** argv) {
             try {
                 cli::print_header(std::cout, show_path, crawl::read_file_header(show_path, {}), show_all);
             } catch (const format::FormatError& e) {
-                std::cerr << "error: " << crawl::Failure{show_path, e.offset(), e.json_path(), e.what()}.describe() << "\n";
+                std::cerr << "error: " << cli::terminal_safe(crawl::Failure{show_path, e.offset(), e.json_path(), e.what()}.describe())
+                          << "\n";
                 return kExitSomeFailed;
             } catch (const io::IoError& e) {
-                std::cerr << "error: " << e.what() << "\n";
+                std::cerr << "error: " << cli::terminal_safe(e.what()) << "\n";
                 return kExitSomeFailed;
             }
             return kExitOk;
@@ -294,12 +296,12 @@ int main(int argc, char** argv) {
         }
     } catch (const SQLite::Exception& e) {
         if (e.getErrorCode() == SQLITE_BUSY)
-            std::cerr << "modelcat: " << db << " is busy: another modelcat has been writing it for 30 s; try again later\n";
+            std::cerr << "modelcat: " << cli::terminal_safe(db) << " is busy: another modelcat has been writing it for 30 s; try again later\n";
         else
-            std::cerr << "modelcat: database " << db << ": " << e.what() << "\n";
+            std::cerr << "modelcat: database " << cli::terminal_safe(db) << ": " << cli::terminal_safe(e.what()) << "\n";
         return kExitUsage;
     } catch (const std::exception& e) {
-        std::cerr << "modelcat: " << e.what() << "\n";
+        std::cerr << "modelcat: " << cli::terminal_safe(e.what()) << "\n";
         return kExitUsage;
     }
     return kExitUsage;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "cli/terminal.hpp"
 #include "format/json_text.hpp"
 
 namespace modelcat::cli {
@@ -44,14 +45,16 @@ std::string csv_field(const catalog::Cell& c) {
 }
 
 void print_table(std::ostream& out, const catalog::QueryResult& r, bool markdown) {
-    std::vector<size_t> w(r.columns.size());
-    std::vector<bool> numeric(r.columns.size(), true);
-    for (size_t c = 0; c < r.columns.size(); ++c) w[c] = r.columns[c].size();
+    std::vector<std::string> header;
+    for (const auto& name : r.columns) header.push_back(terminal_safe(name));
+    std::vector<size_t> w(header.size());
+    std::vector<bool> numeric(header.size(), true);
+    for (size_t c = 0; c < header.size(); ++c) w[c] = header[c].size();
     std::vector<std::vector<std::string>> cells;
     for (const auto& row : r.rows) {
         cells.emplace_back();
         for (size_t c = 0; c < row.size(); ++c) {
-            std::string s = human(row[c]);
+            std::string s = terminal_safe(human(row[c]));
             if (markdown) {
                 std::string e;
                 for (char ch : s) e += ch == '|' ? std::string("\\|") : ch == '\n' ? std::string(" ") : std::string(1, ch);
@@ -72,7 +75,7 @@ void print_table(std::ostream& out, const catalog::QueryResult& r, bool markdown
         }
         out << (markdown ? " |\n" : "\n");
     };
-    line(r.columns);
+    line(header);
     if (markdown) {
         out << "|";
         for (size_t c = 0; c < w.size(); ++c) out << (numeric[c] ? std::string(w[c] + 1, '-') + ":|" : std::string(w[c] + 2, '-') + "|");
@@ -123,7 +126,7 @@ void print_result(std::ostream& out, const catalog::QueryResult& r, OutputFormat
                 }
                 s += "}";
             }
-            out << s << (r.rows.empty() ? "]\n" : "\n]\n");
+            out << json_without_c1(s) << (r.rows.empty() ? "]\n" : "\n]\n");
             break;
         }
     }

@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "cli/terminal.hpp"
 #include "format/json_text.hpp"
 
 namespace modelcat::cli {
@@ -28,9 +29,9 @@ void CrawlDisplay::clear_line() {
 void CrawlDisplay::model_done(const crawl::ModelOutcome& o) {
     clear_line();
     if (o.status == crawl::ModelStatus::failed) {
-        std::cerr << "error: " << o.failure->describe() << "\n";
+        std::cerr << "error: " << terminal_safe(o.failure->describe()) << "\n";
     } else if (!quiet_ && !interactive_) {
-        std::cerr << crawl::status_name(o.status) << ": " << o.location;
+        std::cerr << crawl::status_name(o.status) << ": " << terminal_safe(o.location);
         if (o.status != crawl::ModelStatus::unchanged)
             std::cerr << " (" << (o.files > 1 ? std::to_string(o.files) + " files, " : "") << o.tensors << " tensors, "
                       << o.bytes_read << " bytes read" << (o.warnings ? ", " + std::to_string(o.warnings) + " warnings" : "")
@@ -81,7 +82,7 @@ void CrawlDisplay::finish(const crawl::CrawlReport& r, bool json_summary) {
         format::append_json_string(j, f.failure->reason());
         j += "}";
     }
-    std::cout << j << "]}\n";
+    std::cout << json_without_c1(j) << "]}\n";
 }
 
 }  // namespace modelcat::cli

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 
+#include "cli/terminal.hpp"
 #include "format/census.hpp"
 #include "format/content_hash.hpp"
 #include "format/json_text.hpp"
@@ -42,7 +43,7 @@ std::string value_text(const format::MetadataEntry& e) {
 void print_header(std::ostream& out, const std::string& location, const crawl::FileReading& r, bool all_tensors) {
     const format::FileHeader& h = r.header;
     char buf[256];
-    out << location << "\n";
+    out << terminal_safe(location) << "\n";
     if (h.format == format::Format::gguf)
         out << "  GGUF version " << h.version << ", " << (h.big_endian ? "big" : "little") << "-endian, alignment "
             << h.alignment << "\n";
@@ -53,11 +54,12 @@ void print_header(std::ostream& out, const std::string& location, const crawl::F
                   (unsigned long long)r.bytes_read, (unsigned long long)r.requests);
     out << buf;
     out << "\n-- metadata (" << h.metadata.size() << " keys)\n";
+    std::vector<std::string> keys;
     size_t kw = 0;
-    for (const auto& e : h.metadata) kw = std::max(kw, e.key.size());
-    for (const auto& e : h.metadata)
-        out << "  " << e.key << std::string(kw - e.key.size() + 2, ' ') << format::value_type_name(e.type) << "  "
-            << value_text(e) << "\n";
+    for (const auto& e : h.metadata) kw = std::max(kw, keys.emplace_back(terminal_safe(e.key)).size());
+    for (size_t i = 0; i < keys.size(); ++i)
+        out << "  " << keys[i] << std::string(kw - keys[i].size() + 2, ' ') << format::value_type_name(h.metadata[i].type)
+            << "  " << terminal_safe(value_text(h.metadata[i])) << "\n";
 
     uint64_t params = 0;
     for (const auto& t : h.tensors) params += t.n_elements;
@@ -65,7 +67,7 @@ void print_header(std::ostream& out, const std::string& location, const crawl::F
     std::snprintf(buf, sizeof buf, "  %-10s %8s %18s %18s %12s\n", "type", "tensors", "parameters", "bytes", "bits/weight");
     out << buf;
     for (const auto& c : format::census(h.tensors)) {
-        std::snprintf(buf, sizeof buf, "  %-10s %8llu %18llu %18llu %12.4f\n", c.type_name.c_str(), (unsigned long long)c.tensors,
+        std::snprintf(buf, sizeof buf, "  %-10s %8llu %18llu %18llu %12.4f\n", terminal_safe(c.type_name).c_str(), (unsigned long long)c.tensors,
                       (unsigned long long)c.params, (unsigned long long)c.bytes, c.params ? c.bytes * 8.0 / c.params : 0.0);
         out << buf;
     }
@@ -78,14 +80,14 @@ void print_header(std::ostream& out, const std::string& location, const crawl::F
     out << "\n-- tensors" << (shown < h.tensors.size() ? " (first " + std::to_string(shown) + "; --all for every one)" : "") << "\n";
     for (size_t i = 0; i < shown; ++i) {
         const auto& t = h.tensors[i];
-        std::snprintf(buf, sizeof buf, "  %-32s %-20s %-8s offset %12llu  %12llu B  %.4f bpw\n", t.name.c_str(),
-                      format::json_dims(t.dims).c_str(), t.type_name.c_str(), (unsigned long long)t.offset,
+        std::snprintf(buf, sizeof buf, "  %-32s %-20s %-8s offset %12llu  %12llu B  %.4f bpw\n", terminal_safe(t.name).c_str(),
+                      format::json_dims(t.dims).c_str(), terminal_safe(t.type_name).c_str(), (unsigned long long)t.offset,
                       (unsigned long long)t.bytes, t.n_elements ? t.bytes * 8.0 / t.n_elements : 0.0);
         out << buf;
     }
     if (!h.warnings.empty()) {
         out << "\n-- warnings\n";
-        for (const auto& w : h.warnings) out << "  offset " << w.offset << ": " << w.message << "\n";
+        for (const auto& w : h.warnings) out << "  offset " << w.offset << ": " << terminal_safe(w.message) << "\n";
     }
 }
 

@@ -1,6 +1,7 @@
 #include "crawl/file_record.hpp"
 
 #include "crawl/hub.hpp"
+#include "format/utf8.hpp"
 
 namespace modelcat::crawl {
 
@@ -19,9 +20,10 @@ void record_answer(FileRecord& rec, const io::RangeReply& last, const ListedFile
     rec.identity.size = last.total_size.value_or(rec.header.file_size);
     rec.identity.stat = last.stat;
     if (last.stat) return;  // a local file: the stat triple is its identity
-    rec.identity.etag = last.etag;
+    // header values come from a server: only valid UTF-8 enters the catalogue (bad bytes as \xNN)
+    rec.identity.etag = format::quote_bytes(last.etag);
     rec.identity.sha256 = listed && listed->sha256 ? listed->sha256 : hub_sha256(last);
-    rec.remote = RemoteAnswer{last.etag, last.last_modified, last.final_url,
+    rec.remote = RemoteAnswer{*rec.identity.etag, format::quote_bytes(last.last_modified), format::quote_bytes(last.final_url),
                               listed ? listed->revision : std::nullopt, last.status};
 }
 

@@ -3,14 +3,27 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <system_error>
+
+#include "format/utf8.hpp"
+#include "io/file_stat.hpp"
 
 namespace fs = std::filesystem;
 
 namespace modelcat::crawl {
 
 namespace {
+
+// The catalogue's text is UTF-8: such a path is an error, quoted with \xNN.
+const std::string kPathNotUtf8 = "path is not valid UTF-8 (shown with \\xNN); not read, as its location cannot be stored as text";
+
+// Why a path found or given cannot be read as a model file, if it cannot.
+std::optional<std::string> unusable(const std::string& path) {
+    if (format::first_invalid_utf8(path)) return kPathNotUtf8;
+    return io::not_a_regular_file(path);
+}
 
 bool is_model_file(const fs::path& p) {
     auto ext = p.extension();
@@ -25,6 +38,31 @@ std::string trim(const std::string& s) {
     if (a == std::string::npos) return "";
     size_t b = s.find_last_not_of(" \t\r");
     return s.substr(a, b - a + 1);
+}
+
+// Model files under `dir`, sorted; an entry with a model suffix that is not a
+// regular file (pipe, socket, device, dangling symlink, symlink loop) is a
+// problem with its reason. Directory symlinks are not followed, so loops end.
+template <typename Add>
+void walk_directory(const std::string& dir, std::vector<InputProblem>& problems, Add add) {
+    std::error_code ec;
+    std::vector<fs::path> found;
+    std::vector<InputProblem> unreadable;
+    fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+    for (; !ec && it != end; it.increment(ec)) {
+        if (!is_model_file(it->path())) continue;
+        std::error_code dir_ec;
+        if (it->is_directory(dir_ec)) continue;  // a folder named like a model: walked, not read
+        if (auto why = unusable(it->path().string()))
+            unreadable.push_back({format::quote_bytes(fs::absolute(it->path()).lexically_normal().string()), *why});
+        else
+            found.push_back(it->path());
+    }
+    if (ec) problems.push_back({dir, "cannot walk directory: " + ec.message()});
+    std::sort(unreadable.begin(), unreadable.end(), [](const auto& a, const auto& b) { return a.input < b.input; });
+    problems.insert(problems.end(), unreadable.begin(), unreadable.end());
+    std::sort(found.begin(), found.end());
+    for (const auto& p : found) add(p);
 }
 
 }  // namespace
@@ -50,16 +88,14 @@ ExpandedInputs expand_inputs(const std::vector<std::string>& given) {
         const std::string input = inputs[i];
         std::error_code ec;
         fs::file_status st = fs::status(input, ec);
-        if (ec || !fs::exists(st)) {
-            r.problems.push_back({input, "no such file or directory"});
+        if (format::first_invalid_utf8(input)) {
+            r.problems.push_back({format::quote_bytes(input), kPathNotUtf8});
+        } else if (ec || !fs::exists(st)) {
+            r.problems.push_back({input, io::not_a_regular_file(input).value_or("no such file or directory")});
         } else if (fs::is_directory(st)) {
-            std::vector<fs::path> found;
-            fs::recursive_directory_iterator it(input, fs::directory_options::skip_permission_denied, ec), end;
-            for (; !ec && it != end; it.increment(ec))
-                if (it->is_regular_file(ec) && is_model_file(it->path())) found.push_back(it->path());
-            if (ec) r.problems.push_back({input, "cannot walk directory: " + ec.message()});
-            std::sort(found.begin(), found.end());
-            for (const auto& p : found) add(p);
+            walk_directory(input, r.problems, add);
+        } else if (auto why = unusable(input)) {
+            r.problems.push_back({input, *why});
         } else if (is_input_list(input)) {
             if (!lists_read.insert(fs::absolute(input).lexically_normal().string()).second) continue;  // a list that names itself
             std::ifstream in(input);

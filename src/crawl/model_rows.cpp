@@ -7,6 +7,7 @@
 
 #include "format/census.hpp"
 #include "format/content_hash.hpp"
+#include "format/ggml_compat.hpp"
 #include "format/json_text.hpp"
 #include "format/tensor_names.hpp"
 
@@ -73,6 +74,10 @@ catalog::FileRow file_row(const FileRecord& f, int64_t shard) {
     r.metadata = h.metadata;
     for (const auto& t : h.tensors) r.tensors.push_back(tensor_row(t));
     r.warnings = h.warnings;
+    if (h.format == format::Format::gguf) {
+        r.ggml_refusals.emplace();
+        for (auto& g : format::ggml_refusals(h)) r.ggml_refusals->emplace_back(std::move(g.check), std::move(g.reason));
+    }
     return r;
 }
 

@@ -10,6 +10,7 @@
 #include "format/content_hash.hpp"
 #include "format/gguf_estimate.hpp"
 #include "format/json_text.hpp"
+#include "format/utf8.hpp"
 
 namespace modelcat::format {
 
@@ -239,6 +240,7 @@ void GgufParser::read_tensor_info(std::unordered_set<std::string>& names) {
     t.info_offset = cur_.pos();
     t.name = read_string("tensor name");
     if (t.name.empty()) throw FormatError(t.info_offset, "tensor " + std::to_string(progress_.tensors_done) + " has an empty name");
+    require_utf8(t.name, t.info_offset + (version_ == 1 ? 4 : 8), "tensor " + std::to_string(progress_.tensors_done) + "'s name");
     uint64_t dims_at = cur_.pos();
     uint32_t n_dims = cur_.read<uint32_t>("n_dims");
     if (n_dims > kMaxDims)
@@ -362,6 +364,7 @@ FileHeader GgufParser::parse() {
         e.offset = cur_.pos();
         e.key = read_string("metadata key " + std::to_string(progress_.kv_done));
         if (e.key.empty()) throw FormatError(e.offset, "metadata key " + std::to_string(progress_.kv_done) + " is empty");
+        require_utf8(e.key, e.offset + (version_ == 1 ? 4 : 8), "metadata key " + std::to_string(progress_.kv_done));
         progress_.key = e.key;
         e.type = read_type("type of '" + e.key + "'");
         try {
@@ -369,11 +372,13 @@ FileHeader GgufParser::parse() {
         } catch (const FormatError& err) {
             throw FormatError(err.offset(), "key '" + e.key + "': " + err.what());
         }
+        if (auto w = escape_string_value(e)) h_.warnings.push_back(std::move(*w));
         if (auto it = seen.find(e.key); it != seen.end()) {
             const MetadataEntry& kept = h_.metadata[it->second];
             bool same = kept.type == e.type && kept.value == e.value;
             h_.warnings.push_back({e.offset, "duplicate key '" + e.key + "' (first value kept" +
                                                  (same ? ", same value)" : ", this one differs)")});
+            h_.duplicate_keys.push_back(e.key);
             continue;
         }
         if (e.key == "general.alignment") check_alignment(e);

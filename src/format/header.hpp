@@ -89,6 +89,7 @@ struct FileHeader {
     uint32_t alignment = 0;        // GGUF alignment used; 0 for safetensors
     uint64_t declared_kv_count = 0;
     std::vector<MetadataEntry> metadata;  // duplicates removed (first kept)
+    std::vector<std::string> duplicate_keys;  // keys given again, in file order (dropped from metadata)
     std::vector<TensorInfo> tensors;      // in file order
     std::vector<Warning> warnings;
     uint64_t header_hash = 0;      // ContentHash of the first parsed_bytes bytes; set by the reader

@@ -4,31 +4,16 @@
 #include <cmath>
 #include <cstdio>
 
-namespace modelcat::format {
+#include "format/utf8.hpp"
 
-namespace {
-// Length of the valid UTF-8 sequence at s[i], or 0 if it is not valid
-// (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF).
-size_t utf8_sequence_length(std::string_view s, size_t i) {
-    auto c = static_cast<unsigned char>(s[i]);
-    size_t n = c < 0x80 ? 1 : c < 0xc2 ? 0 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : c < 0xf5 ? 4 : 0;
-    if (n == 0 || i + n > s.size()) return 0;
-    for (size_t k = 1; k < n; ++k)
-        if ((static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) return 0;
-    if (n < 3) return n;
-    auto c1 = static_cast<unsigned char>(s[i + 1]);
-    bool bad_second = (c == 0xe0 && c1 < 0xa0) || (c == 0xed && c1 > 0x9f) || (c == 0xf0 && c1 < 0x90) ||
-                      (c == 0xf4 && c1 > 0x8f);
-    return bad_second ? 0 : n;
-}
-}  // namespace
+namespace modelcat::format {
 
 void append_json_string(std::string& out, std::string_view s) {
     out += '"';
     for (size_t i = 0; i < s.size();) {
         auto c = static_cast<unsigned char>(s[i]);
         if (c >= 0x80) {
-            size_t n = utf8_sequence_length(s, i);
+            size_t n = utf8_sequence_at(s, i);
             if (n == 0) {
                 out += "\\ufffd";
                 ++i;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <string>
 
 #include "io/io_error.hpp"
 #include "io/local_file.hpp"
@@ -12,7 +13,10 @@
 namespace modelcat::io {
 
 LocalFile::LocalFile(std::string path) : path_(std::move(path)) {
-    fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    // a missing file is left to open(), whose error says so
+    if (auto why = not_a_regular_file(path_); why && *why != kNoSuchFile) throw IoError(path_ + ": " + *why);
+    // O_NONBLOCK: a pipe or device swapped in after the check cannot hang the open
+    fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd_ < 0) throw IoError(path_ + ": cannot open: " + std::strerror(errno));
     struct stat st {};
     if (::fstat(fd_, &st) != 0) {
@@ -22,7 +26,7 @@ LocalFile::LocalFile(std::string path) : path_(std::move(path)) {
     }
     if (!S_ISREG(st.st_mode)) {
         ::close(fd_);
-        throw IoError(path_ + ": not a regular file");
+        throw IoError(path_ + ": " + kind_reason(st.st_mode));
     }
     stat_ = to_file_stat(st);
 }

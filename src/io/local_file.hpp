@@ -7,9 +7,10 @@
 
 namespace modelcat::io {
 
+// Opened so that it cannot block: checked before opening, opened with
+// O_NONBLOCK, checked again with fstat; anything but a regular file is an IoError.
 class LocalFile final : public ByteSource {
 public:
-    // Throws IoError when the path cannot be opened or is not a regular file.
     explicit LocalFile(std::string path);
     ~LocalFile() override;
     LocalFile(const LocalFile&) = delete;
