@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -179,130 +180,177 @@ int run_migrate_command(const std::string& db_path) {
     return kExitOk;
 }
 
+struct QueryArgs {
+    std::string name, format = "table";
+    std::vector<std::string> params;
+    bool list = false;
+};
+
+struct ShowArgs {
+    std::string path;
+    bool all = false;
+};
+
+struct DiffArgs {
+    std::string a, b, format = "table";
+};
+
+void add_crawl_limits(CLI::App* cmd, format::Limits& lim) {
+    cmd->add_option("--max-header-bytes", lim.max_header_bytes, "refuse headers larger than this (default 256 MiB)");
+    cmd->add_option("--max-metadata-entries", lim.max_metadata_entries, "refuse more metadata entries (default 1,048,576)");
+    cmd->add_option("--max-array-length", lim.max_array_length, "refuse longer metadata arrays (default 268,435,456)");
+    cmd->add_option("--max-tensors", lim.max_tensors, "refuse files with more tensors (default 1,048,576)");
+    cmd->add_option("--max-nesting", lim.max_nesting, "refuse arrays nested deeper (default 8)");
+}
+
+CLI::App* add_crawl(CLI::App& app, std::string& db, std::vector<std::string>& inputs, CrawlFlags& f) {
+    auto* cmd = app.add_subcommand("crawl", "read headers of files, directories and lists into the catalogue");
+    cmd->add_option("--db", db, "catalogue database (default $MODELCAT_DB or catalog.db)");
+    cmd->add_option("--list", f.lists, "file with one input per line ('-' = stdin)");
+    cmd->add_flag("-q,--quiet", f.quiet, "print only failures and the summary");
+    cmd->add_flag("--force", f.force, "re-read files whose size, mtime and inode are unchanged");
+    cmd->add_flag("--dry-run", f.dry_run, "list what would be read (new, changed, unchanged) and stop");
+    cmd->add_flag("--json-summary", f.json_summary, "print one JSON object with the totals at the end");
+    cmd->add_option("-j,--jobs", f.jobs, "models in flight: remote transfers, and local reads on up to 8 threads (default 16)")
+        ->check(CLI::Range(1, 1024));
+    cmd->add_option("--per-host", f.per_host, "remote transfers in flight per host (default 6)")->check(CLI::Range(1, 256));
+    cmd->add_option("--max-requests-per-minute", f.max_requests_per_minute,
+                    "space requests out (the Hub allows 3,000 per 5 minutes anonymously)");
+    cmd->add_option("--hf-endpoint", f.hf_endpoint, "Hub endpoint for hf:// inputs (default $HF_ENDPOINT or https://huggingface.co)");
+    add_crawl_limits(cmd, f.limits);
+    cmd->add_option("--token-file", f.token_file, "file holding the Hub token (default $HF_TOKEN); sent to the Hub endpoint only");
+    cmd->add_option("inputs", inputs, "files, directories, http(s):// URLs, hf://owner/repo[@rev][/glob]");
+    return cmd;
+}
+
+CLI::App* add_query(CLI::App& app, std::string& db, QueryArgs& q) {
+    auto* cmd = app.add_subcommand("query", "run a report from queries/ (or a .sql file) against the catalogue");
+    cmd->add_option("--db", db, "catalogue database");
+    cmd->add_option("name", q.name, "report name or path of a .sql file");
+    cmd->add_option("-p,--param", q.params, "parameter key=value (bound to :key)");
+    cmd->add_option("-f,--format", q.format, "table, csv, json or markdown");
+    cmd->add_flag("--list", q.list, "list the bundled reports");
+    return cmd;
+}
+
+CLI::App* add_show(CLI::App& app, ShowArgs& s) {
+    auto* cmd = app.add_subcommand("show", "print one file's header (no database)");
+    cmd->add_option("file", s.path, "a GGUF or safetensors file")->required();
+    cmd->add_flag("--all", s.all, "list every tensor");
+    return cmd;
+}
+
+CLI::App* add_diff(CLI::App& app, std::string& db, DiffArgs& d) {
+    auto* cmd = app.add_subcommand("diff", "tensors whose type, shape or size differ between two models or two files");
+    cmd->add_option("--db", db, "catalogue database (unused when both arguments are files)");
+    cmd->add_option("a", d.a, "model_id, name, location, or a file")->required();
+    cmd->add_option("b", d.b, "model_id, name, location, or a file")->required();
+    cmd->add_option("-f,--format", d.format, "table, csv, json or markdown");
+    return cmd;
+}
+
+CLI::App* add_report(CLI::App& app, std::string& db, std::string& html, cli::ReportSelection& sel) {
+    auto* cmd = app.add_subcommand("report", "write a self-contained HTML report of the catalogue");
+    cmd->add_option("--html", html, "output file (one page: quant table, policy maps, scatters)")->required();
+    cmd->add_option("--db", db, "catalogue database (opened read-only)");
+    cmd->add_option("--pattern", sel.pattern, "models whose name is LIKE this");
+    cmd->add_option("--model", sel.refs, "a model_id, name or location (repeatable)");
+    return cmd;
+}
+
+CLI::App* add_audit(CLI::App& app, std::string& db, cli::AuditFlags& a) {
+    auto* cmd = app.add_subcommand("audit", "prove that a GGUF holds its source checkpoint's values, and record it");
+    cmd->add_option("--db", db, "catalogue database the audit is recorded in");
+    cmd->add_option("gguf", a.gguf, "the converted .gguf")->required();
+    cmd->add_option("source", a.source, "checkpoint folder, its model.safetensors.index.json, or a .safetensors")->required();
+    cmd->add_option("--sample-rows", a.sample_rows, "compare N rows per tensor at deterministic positions (default: all)");
+    cmd->add_option("-j,--jobs", a.jobs, "tensors compared at once (default 2)")->check(CLI::Range(1, 64));
+    return cmd;
+}
+
+CLI::App* add_migrate(CLI::App& app, std::string& db) {
+    auto* cmd = app.add_subcommand("migrate", "upgrade an existing catalogue to this modelcat's schema (crawl does it too)");
+    cmd->add_option("--db", db, "catalogue database");
+    return cmd;
+}
+
+int run_query_or_list(const std::string& db, const QueryArgs& q) {
+    if (q.list) {
+        for (const auto& r : catalog::bundled_queries())
+            std::cout << r.name << "\t" << catalog::query_summary(std::string(r.sql)) << "\n";
+        return kExitOk;
+    }
+    if (q.name.empty()) {
+        std::cerr << "modelcat query: name a report (see `modelcat query --list`)\n";
+        return kExitUsage;
+    }
+    return run_query_command(db, q.name, q.params, q.format);
+}
+
+int run_show_command(const ShowArgs& s) {
+    try {
+        cli::print_header(std::cout, s.path, crawl::read_file_header(s.path, {}), s.all);
+    } catch (const format::FormatError& e) {
+        std::cerr << "error: " << cli::terminal_safe(crawl::Failure{s.path, e.offset(), e.json_path(), e.what()}.describe())
+                  << "\n";
+        return kExitSomeFailed;
+    } catch (const io::IoError& e) {
+        std::cerr << "error: " << cli::terminal_safe(e.what()) << "\n";
+        return kExitSomeFailed;
+    }
+    return kExitOk;
+}
+
+int run_schema_command() {
+    for (const auto& m : catalog::schema_migrations()) std::cout << "-- schema/" << m.name << ".sql\n" << m.sql << "\n";
+    return kExitOk;
+}
+
+// A database error names the database; anything else is a usage or I/O problem. Both exit 2.
+int run_guarded(const std::string& db, const std::function<int()>& command) {
+    try {
+        return command();
+    } catch (const SQLite::Exception& e) {
+        if (e.getErrorCode() == SQLITE_BUSY)
+            std::cerr << "modelcat: " << cli::terminal_safe(db) << " is busy: another modelcat has been writing it for 30 s; try again later\n";
+        else
+            std::cerr << "modelcat: database " << cli::terminal_safe(db) << ": " << cli::terminal_safe(e.what()) << "\n";
+    } catch (const std::exception& e) {
+        std::cerr << "modelcat: " << cli::terminal_safe(e.what()) << "\n";
+    }
+    return kExitUsage;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"modelcat: catalogue GGUF and safetensors headers into SQLite"};
     app.require_subcommand(1);
-    std::string db = default_db();
-
-    auto* crawl_cmd = app.add_subcommand("crawl", "read headers of files, directories and lists into the catalogue");
+    std::string db = default_db(), report_html;
     std::vector<std::string> inputs;
     CrawlFlags crawl_flags;
-    crawl_cmd->add_option("--db", db, "catalogue database (default $MODELCAT_DB or catalog.db)");
-    crawl_cmd->add_option("--list", crawl_flags.lists, "file with one input per line ('-' = stdin)");
-    crawl_cmd->add_flag("-q,--quiet", crawl_flags.quiet, "print only failures and the summary");
-    crawl_cmd->add_flag("--force", crawl_flags.force, "re-read files whose size, mtime and inode are unchanged");
-    crawl_cmd->add_flag("--dry-run", crawl_flags.dry_run, "list what would be read (new, changed, unchanged) and stop");
-    crawl_cmd->add_flag("--json-summary", crawl_flags.json_summary, "print one JSON object with the totals at the end");
-    crawl_cmd->add_option("-j,--jobs", crawl_flags.jobs, "models in flight: remote transfers, and local reads on up to 8 threads (default 16)")->check(CLI::Range(1, 1024));
-    crawl_cmd->add_option("--per-host", crawl_flags.per_host, "remote transfers in flight per host (default 6)")->check(CLI::Range(1, 256));
-    crawl_cmd->add_option("--max-requests-per-minute", crawl_flags.max_requests_per_minute,
-                          "space requests out (the Hub allows 3,000 per 5 minutes anonymously)");
-    crawl_cmd->add_option("--hf-endpoint", crawl_flags.hf_endpoint, "Hub endpoint for hf:// inputs (default $HF_ENDPOINT or https://huggingface.co)");
-    auto& lim = crawl_flags.limits;
-    crawl_cmd->add_option("--max-header-bytes", lim.max_header_bytes, "refuse headers larger than this (default 256 MiB)");
-    crawl_cmd->add_option("--max-metadata-entries", lim.max_metadata_entries, "refuse more metadata entries (default 1,048,576)");
-    crawl_cmd->add_option("--max-array-length", lim.max_array_length, "refuse longer metadata arrays (default 268,435,456)");
-    crawl_cmd->add_option("--max-tensors", lim.max_tensors, "refuse files with more tensors (default 1,048,576)");
-    crawl_cmd->add_option("--max-nesting", lim.max_nesting, "refuse arrays nested deeper (default 8)");
-    crawl_cmd->add_option("--token-file", crawl_flags.token_file, "file holding the Hub token (default $HF_TOKEN); sent to the Hub endpoint only");
-    crawl_cmd->add_option("inputs", inputs, "files, directories, http(s):// URLs, hf://owner/repo[@rev][/glob]");
-
-    auto* query_cmd = app.add_subcommand("query", "run a report from queries/ (or a .sql file) against the catalogue");
-    std::string query_name, out_format = "table";
-    std::vector<std::string> params;
-    bool list_queries = false;
-    query_cmd->add_option("--db", db, "catalogue database");
-    query_cmd->add_option("name", query_name, "report name or path of a .sql file");
-    query_cmd->add_option("-p,--param", params, "parameter key=value (bound to :key)");
-    query_cmd->add_option("-f,--format", out_format, "table, csv, json or markdown");
-    query_cmd->add_flag("--list", list_queries, "list the bundled reports");
-
-    auto* show_cmd = app.add_subcommand("show", "print one file's header (no database)");
-    std::string show_path;
-    bool show_all = false;
-    show_cmd->add_option("file", show_path, "a GGUF or safetensors file")->required();
-    show_cmd->add_flag("--all", show_all, "list every tensor");
-
-    auto* diff_cmd = app.add_subcommand("diff", "tensors whose type, shape or size differ between two models or two files");
-    std::string diff_a, diff_b;
-    diff_cmd->add_option("--db", db, "catalogue database (unused when both arguments are files)");
-    diff_cmd->add_option("a", diff_a, "model_id, name, location, or a file")->required();
-    diff_cmd->add_option("b", diff_b, "model_id, name, location, or a file")->required();
-    diff_cmd->add_option("-f,--format", out_format, "table, csv, json or markdown");
-
-    auto* report_cmd = app.add_subcommand("report", "write a self-contained HTML report of the catalogue");
-    std::string report_html;
+    QueryArgs query;
+    ShowArgs show;
+    DiffArgs diff;
     cli::ReportSelection report_sel{std::nullopt, {}, cli::kHtmlReportMaxModels};
-    report_cmd->add_option("--html", report_html, "output file (one page: quant table, policy maps, scatters)")->required();
-    report_cmd->add_option("--db", db, "catalogue database (opened read-only)");
-    report_cmd->add_option("--pattern", report_sel.pattern, "models whose name is LIKE this");
-    report_cmd->add_option("--model", report_sel.refs, "a model_id, name or location (repeatable)");
-    auto* audit_cmd = app.add_subcommand("audit", "prove that a GGUF holds its source checkpoint's values, and record it");
     cli::AuditFlags audit_flags;
-    audit_cmd->add_option("--db", db, "catalogue database the audit is recorded in");
-    audit_cmd->add_option("gguf", audit_flags.gguf, "the converted .gguf")->required();
-    audit_cmd->add_option("source", audit_flags.source, "checkpoint folder, its model.safetensors.index.json, or a .safetensors")->required();
-    audit_cmd->add_option("--sample-rows", audit_flags.sample_rows, "compare N rows per tensor at deterministic positions (default: all)");
-    audit_cmd->add_option("-j,--jobs", audit_flags.jobs, "tensors compared at once (default 2)")->check(CLI::Range(1, 64));
-
-    auto* schema_cmd = app.add_subcommand("schema", "print the SQL that creates the catalogue");
-
-    auto* migrate_cmd = app.add_subcommand("migrate", "upgrade an existing catalogue to this modelcat's schema (crawl does it too)");
-    migrate_cmd->add_option("--db", db, "catalogue database");
-
+    const std::vector<std::pair<CLI::App*, std::function<int()>>> commands = {
+        {add_crawl(app, db, inputs, crawl_flags), [&] { return run_crawl_command(db, inputs, crawl_flags); }},
+        {add_query(app, db, query), [&] { return run_query_or_list(db, query); }},
+        {add_show(app, show), [&] { return run_show_command(show); }},
+        {add_diff(app, db, diff), [&] { return run_diff_command(db, diff.a, diff.b, diff.format); }},
+        {add_report(app, db, report_html, report_sel), [&] { return cli::run_html_report(db, report_html, report_sel); }},
+        {add_audit(app, db, audit_flags), [&] { return cli::run_audit_command(db, audit_flags); }},
+        {app.add_subcommand("schema", "print the SQL that creates the catalogue"), [] { return run_schema_command(); }},
+        {add_migrate(app, db), [&] { return run_migrate_command(db); }},
+    };
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         int rc = app.exit(e);
         return rc == 0 ? kExitOk : kExitUsage;
     }
-
-    try {
-        if (*crawl_cmd) return run_crawl_command(db, inputs, crawl_flags);
-        if (*query_cmd) {
-            if (list_queries) {
-                for (const auto& q : catalog::bundled_queries())
-                    std::cout << q.name << "\t" << catalog::query_summary(std::string(q.sql)) << "\n";
-                return kExitOk;
-            }
-            if (query_name.empty()) {
-                std::cerr << "modelcat query: name a report (see `modelcat query --list`)\n";
-                return kExitUsage;
-            }
-            return run_query_command(db, query_name, params, out_format);
-        }
-        if (*show_cmd) {
-            try {
-                cli::print_header(std::cout, show_path, crawl::read_file_header(show_path, {}), show_all);
-            } catch (const format::FormatError& e) {
-                std::cerr << "error: " << cli::terminal_safe(crawl::Failure{show_path, e.offset(), e.json_path(), e.what()}.describe())
-                          << "\n";
-                return kExitSomeFailed;
-            } catch (const io::IoError& e) {
-                std::cerr << "error: " << cli::terminal_safe(e.what()) << "\n";
-                return kExitSomeFailed;
-            }
-            return kExitOk;
-        }
-        if (*diff_cmd) return run_diff_command(db, diff_a, diff_b, out_format);
-        if (*migrate_cmd) return run_migrate_command(db);
-        if (*report_cmd) return cli::run_html_report(db, report_html, report_sel);
-        if (*audit_cmd) return cli::run_audit_command(db, audit_flags);
-        if (*schema_cmd) {
-            for (const auto& m : catalog::schema_migrations()) std::cout << "-- schema/" << m.name << ".sql\n" << m.sql << "\n";
-            return kExitOk;
-        }
-    } catch (const SQLite::Exception& e) {
-        if (e.getErrorCode() == SQLITE_BUSY)
-            std::cerr << "modelcat: " << cli::terminal_safe(db) << " is busy: another modelcat has been writing it for 30 s; try again later\n";
-        else
-            std::cerr << "modelcat: database " << cli::terminal_safe(db) << ": " << cli::terminal_safe(e.what()) << "\n";
-        return kExitUsage;
-    } catch (const std::exception& e) {
-        std::cerr << "modelcat: " << cli::terminal_safe(e.what()) << "\n";
-        return kExitUsage;
-    }
+    for (const auto& [cmd, run] : commands)
+        if (*cmd) return run_guarded(db, run);
     return kExitUsage;
 }
