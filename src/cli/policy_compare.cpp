@@ -26,7 +26,10 @@ std::string layer_ranges(std::vector<int64_t> layers) {
         while (j + 1 < layers.size() && layers[j + 1] == layers[j] + 1) ++j;
         if (!out.empty()) out += ",";
         out += std::to_string(layers[i]);
-        if (j > i) out += (j == i + 1 ? "," : "-") + std::to_string(layers[j]);
+        if (j > i) {
+            out += j == i + 1 ? ',' : '-';
+            out += std::to_string(layers[j]);
+        }
         i = j + 1;
     }
     return out;
