@@ -24,14 +24,14 @@ void bind_text(SQLite::Statement& st, int i, const std::string& s) {
     else st.bind(i, s);
 }
 
-uint64_t count(const audit::AuditResult& r, std::initializer_list<audit::Verdict> verdicts) {
+uint64_t count(const AuditResult& r, std::initializer_list<Verdict> verdicts) {
     uint64_t n = 0;
     for (const auto& t : r.tensors)
         for (auto v : verdicts) n += t.verdict == v;
     return n;
 }
 
-void store_tensors(SQLite::Database& db, int64_t audit_id, const audit::AuditResult& r) {
+void store_tensors(SQLite::Database& db, int64_t audit_id, const AuditResult& r) {
     SQLite::Statement st(db, "INSERT INTO audit_tensors VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     for (const auto& t : r.tensors) {
         st.bind(1, audit_id);
@@ -40,7 +40,7 @@ void store_tensors(SQLite::Database& db, int64_t audit_id, const audit::AuditRes
         bind_text(st, 4, t.gguf_type);
         bind_text(st, 5, t.source_dtype);
         bind_text(st, 6, t.transform);
-        st.bind(7, audit::verdict_name(t.verdict));
+        st.bind(7, verdict_name(t.verdict));
         st.bind(8, static_cast<int64_t>(t.elements));
         st.bind(9, static_cast<int64_t>(t.compared));
         st.bind(10, static_cast<int64_t>(t.mismatches));
@@ -65,8 +65,8 @@ std::map<std::string, std::string> tensor_name_map(SQLite::Database& db, const s
     return m;
 }
 
-int64_t store_audit(SQLite::Database& db, const audit::AuditResult& r) {
-    using audit::Verdict;
+int64_t store_audit(SQLite::Database& db, const AuditResult& r) {
+    
     SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
     SQLite::Statement st(db,
         "INSERT INTO audits (gguf_location, source_location, gguf_model_id, source_model_id, started_at, finished_at,"
