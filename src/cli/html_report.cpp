@@ -16,20 +16,11 @@
 #include "cli/html_scatter.hpp"
 #include "cli/policy_compare.hpp"
 #include "format/json_text.hpp"
+#include "format/utf8.hpp"
 
 namespace modelcat::cli {
 
 namespace {
-
-// Bytes of the UTF-8 sequence starting at s[i], or 0 when it is not valid UTF-8.
-size_t utf8_length(std::string_view s, size_t i) {
-    auto b = static_cast<unsigned char>(s[i]);
-    size_t n = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
-    if (n == 0 || i + n > s.size()) return 0;
-    for (size_t k = 1; k < n; ++k)
-        if ((static_cast<unsigned char>(s[i + k]) >> 6) != 2) return 0;
-    return n;
-}
 
 std::string fixed(double v, int decimals) {
     char buf[64];
@@ -296,7 +287,7 @@ std::string html_escape(std::string_view s) {
     std::string out;
     out.reserve(s.size());
     for (size_t i = 0; i < s.size();) {
-        size_t n = utf8_length(s, i);
+        size_t n = format::utf8_sequence_at(s, i);
         if (n == 0) {
             out += "\xEF\xBF\xBD";
             ++i;

@@ -7,17 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "catalog/report_data.hpp"
+#include "cli/report_types.hpp"
 
 namespace modelcat::cli {
-
-// The report reads its data through the catalogue (catalog/report_data.hpp).
-using catalog::ReportData;
-using catalog::ReportGroup;
-using catalog::ReportModel;
-using catalog::ReportSelection;
-using catalog::ReportTensor;
-using catalog::ReportType;
 
 // Larger selections are refused: 1,000 models draw in about 1.1-1.4 s (2 MB,
 // bench/RESULTS-html.md); more would pass the 2 s a reader should wait.

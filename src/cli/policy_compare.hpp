@@ -6,17 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "catalog/report_data.hpp"
+#include "cli/report_types.hpp"
 
 namespace modelcat::cli {
-
-// The report reads its data through the catalogue (catalog/report_data.hpp).
-using catalog::ReportData;
-using catalog::ReportGroup;
-using catalog::ReportModel;
-using catalog::ReportSelection;
-using catalog::ReportTensor;
-using catalog::ReportType;
 
 // Tensor names whose type differs between the models, or that some lack.
 std::set<std::string> differing_tensors(const std::vector<const ReportModel*>& models);
