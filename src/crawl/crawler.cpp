@@ -21,9 +21,16 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr unsigned kMaxLocalThreads = 8;  // reads from page cache or one disk: more threads only contend
 
-void add_to_totals(catalog::CrawlTotals& t, const ModelOutcome& o) {
+void add_costs(catalog::CrawlTotals& t, const ModelOutcome& o) {
     t.bytes_read += o.bytes_read;
     t.requests += o.requests;
+    t.api_calls += o.by_kind.api;
+    t.resolver_calls += o.by_kind.resolver;
+    t.storage_reads += o.by_kind.storage;
+}
+
+void add_to_totals(catalog::CrawlTotals& t, const ModelOutcome& o) {
+    add_costs(t, o);
     switch (o.status) {
         case ModelStatus::added: t.files_new += o.files; break;
         case ModelStatus::changed: t.files_changed += o.files; break;
@@ -100,6 +107,7 @@ PipelineOptions Crawl::pipeline_options() const {
     const std::string hub = options_.hf_endpoint + "/";
     const bool token = options_.http.token.has_value();
     po.sends_token = [hub, token](const std::string& url) { return token && url.starts_with(hub); };
+    po.budget_of = hub_budget;
     return po;
 }
 
@@ -129,6 +137,7 @@ void Crawl::run_remote(const std::vector<std::string>& inputs) {
     po.first_read_safetensors = options_.first_read_safetensors;
     po.read_generously = true;
     RemotePlan remote = plan_remote(reader, inputs, options_.hf_endpoint, po.sends_token);
+    add_costs(report_.totals, remote.cost);
     progress_.total += remote.plan.problems.size() + remote.plan.models.size();
     for (const auto& p : remote.plan.problems) planning_problem(p);
     for (const auto& m : remote.plan.models)

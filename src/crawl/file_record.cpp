@@ -13,7 +13,16 @@ const char* role_name(FileRole role) {
     return "data";
 }
 
+void ReadCost::add(const io::RangeReply& r) {
+    bytes += r.bytes;
+    requests += r.requests;
+    by_kind.add(request_kinds(r));
+}
+
 namespace {
+
+// A presigned URL's query is a credential for an hour: recorded without it.
+std::string without_query(const std::string& url) { return url.substr(0, url.find('?')); }
 
 void record_answer(FileRecord& rec, const io::RangeReply& last, const ListedFile* listed) {
     rec.identity.size = last.total_size.value_or(rec.header.file_size);
@@ -21,7 +30,9 @@ void record_answer(FileRecord& rec, const io::RangeReply& last, const ListedFile
     if (last.stat) return;  // a local file: the stat triple is its identity
     rec.identity.etag = last.etag;
     rec.identity.sha256 = listed && listed->sha256 ? listed->sha256 : hub_sha256(last);
-    rec.remote = RemoteAnswer{last.etag, last.last_modified, last.final_url,
+    rec.identity.xet_hash = listed && listed->xet_hash ? listed->xet_hash : hub_xet_hash(last);
+    const std::string final_url = last.final_url == last.location ? last.final_url : without_query(last.final_url);
+    rec.remote = RemoteAnswer{last.etag, last.last_modified, final_url,
                               listed ? listed->revision : std::nullopt, last.status};
 }
 

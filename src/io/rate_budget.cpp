@@ -1,0 +1,93 @@
+#include "io/rate_budget.hpp"
+
+#include <algorithm>
+
+#include "io/http_headers.hpp"
+
+namespace modelcat::io {
+
+namespace {
+
+// Servers announce the reset in whole seconds; waiting a second past it covers one that rounds down.
+constexpr auto kResetMargin = std::chrono::seconds(1);
+// Two announced resets this close are the same window.
+constexpr auto kSameWindow = std::chrono::milliseconds(1500);
+
+RateBudgets::Clock::duration seconds(double s) {
+    return std::chrono::duration_cast<RateBudgets::Clock::duration>(std::chrono::duration<double>(s));
+}
+
+}  // namespace
+
+// A window that has reset: full again when the policy said its quota, else unknown until an answer.
+void RateBudgets::roll_over(Budget& b, Clock::time_point now) {
+    if (b.known != Known::announced || now < b.reset) return;
+    if (!b.quota || !b.window_s || *b.window_s <= 0) {
+        b.known = Known::not_yet;
+        return;
+    }
+    while (b.reset <= now) b.reset += seconds(*b.window_s);
+    b.remaining = *b.quota;
+}
+
+bool RateBudgets::has_room(const std::string& host, const std::string& name, Clock::time_point now) {
+    if (name.empty()) return true;
+    Budget& b = budgets_[{host, name}];
+    roll_over(b, now);
+    switch (b.known) {
+        case Known::not_yet: return b.in_flight == 0;
+        case Known::silent: return true;
+        case Known::announced: return b.remaining > 0;
+    }
+    return true;
+}
+
+void RateBudgets::sent(const std::string& host, const std::string& name) {
+    if (name.empty()) return;
+    Budget& b = budgets_[{host, name}];
+    ++b.in_flight;
+    if (b.known == Known::announced && b.remaining > 0) --b.remaining;
+}
+
+void RateBudgets::abandoned(const std::string& host, const std::string& name) {
+    if (name.empty()) return;
+    Budget& b = budgets_[{host, name}];
+    if (b.in_flight > 0) --b.in_flight;
+}
+
+std::optional<double> RateBudgets::answered(const std::string& host, const std::string& name, const std::string& ratelimit,
+                                            const std::string& policy, Clock::time_point now) {
+    abandoned(host, name);
+    if (name.empty() && ratelimit.empty()) return std::nullopt;
+    http::RateLimit rl = http::parse_ratelimit(ratelimit), pol = http::parse_ratelimit(policy);
+    const std::string budget = !rl.name.empty() ? rl.name : name;
+    Budget& b = budgets_[{host, budget}];
+    if (!rl.remaining || !rl.reset_s) {
+        if (b.known == Known::not_yet) b.known = Known::silent;  // a missing header changes nothing
+        return std::nullopt;
+    }
+    if (pol.quota) b.quota = pol.quota;
+    if (pol.window_s) b.window_s = pol.window_s;
+    // Requests still in flight may be counted by the server already, or not yet: assume not.
+    const uint64_t left = *rl.remaining - std::min<uint64_t>(*rl.remaining, b.in_flight);
+    const Clock::time_point reset = now + seconds(*rl.reset_s) + kResetMargin;
+    if (b.known != Known::announced || reset > b.reset + kSameWindow) {  // first word, or a new window
+        b.known = Known::announced;
+        b.remaining = left;
+        b.reset = reset;
+    } else if (reset + kSameWindow >= b.reset) {  // the same window: trust the lower count
+        b.remaining = std::min(b.remaining, left);
+        b.reset = std::max(b.reset, reset);
+    }  // else an answer from a window already over
+    if (b.remaining > 0) return std::nullopt;
+    return std::chrono::duration<double>(b.reset - now).count();
+}
+
+std::optional<RateBudgets::Clock::time_point> RateBudgets::next_reset(Clock::time_point now) const {
+    std::optional<Clock::time_point> next;
+    for (const auto& [key, b] : budgets_)
+        if (b.known == Known::announced && b.remaining == 0 && b.reset > now) next = next ? std::min(*next, b.reset) : b.reset;
+    return next;
+}
+
+}  // namespace modelcat::io
