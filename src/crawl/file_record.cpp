@@ -31,7 +31,7 @@ void record_answer(FileRecord& rec, const io::RangeReply& last, const ListedFile
     rec.identity.etag = last.etag;
     rec.identity.sha256 = listed && listed->sha256 ? listed->sha256 : hub_sha256(last);
     rec.identity.xet_hash = listed && listed->xet_hash ? listed->xet_hash : hub_xet_hash(last);
-    const std::string final_url = last.final_url == last.location ? last.final_url : without_query(last.final_url);
+    const std::string final_url = last.final_url == rec.location ? last.final_url : without_query(last.final_url);
     rec.remote = RemoteAnswer{last.etag, last.last_modified, final_url,
                               listed ? listed->revision : std::nullopt, last.status};
 }
