@@ -20,6 +20,7 @@
 #include "cli/printer.hpp"
 #include "cli/progress.hpp"
 #include "cli/show.hpp"
+#include "cli/stop.hpp"
 #include "crawl/crawler.hpp"
 #include "crawl/file_reader.hpp"
 #include "crawl/inputs.hpp"
@@ -30,6 +31,7 @@ using namespace modelcat;
 namespace {
 
 constexpr int kExitOk = 0, kExitSomeFailed = 1, kExitUsage = 2;
+constexpr int kExitSignalBase = 128;  // the shell's convention: 130 after SIGINT, 143 after SIGTERM
 
 std::string default_db() {
     const char* env = std::getenv("MODELCAT_DB");
@@ -42,7 +44,7 @@ struct CrawlFlags {
     unsigned jobs = 16, per_host = 6;
     format::Limits limits;
     double max_requests_per_minute = 0;
-    std::string hf_endpoint, token_file;
+    std::string hf_endpoint, token_file, deadline;
 };
 
 // The Hub token: --token-file, else HF_TOKEN. Never printed, never stored.
@@ -88,6 +90,11 @@ int run_crawl_command(const std::string& db_path, std::vector<std::string> input
         }
         return kExitOk;
     }
+    std::optional<double> deadline_s;
+    if (!flags.deadline.empty() && !(deadline_s = cli::parse_duration(flags.deadline))) {
+        std::cerr << "modelcat crawl: --deadline " << flags.deadline << ": expected a duration such as 90s, 45m, 8h or 1h30m\n";
+        return kExitUsage;
+    }
     cli::CrawlDisplay display(flags.quiet, ::isatty(STDERR_FILENO) != 0);
     crawl::CrawlOptions options;
     options.force = flags.force;
@@ -103,8 +110,15 @@ int run_crawl_command(const std::string& db_path, std::vector<std::string> input
     while (options.hf_endpoint.ends_with("/")) options.hf_endpoint.pop_back();
     options.on_model = [&](const crawl::ModelOutcome& o) { display.model_done(o); };
     options.on_progress = [&](const crawl::CrawlProgress& p) { display.progress(p); };
+    options.http.on_budget_wait = [&](const std::string& host, const std::string& budget, double s) {
+        display.budget_wait(host, budget, s);
+    };
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(deadline_s.value_or(0));
+    options.should_stop = [&] { return cli::stop_signal() != 0 || (deadline_s && std::chrono::steady_clock::now() >= until); };
+    cli::install_stop_handlers();
     crawl::CrawlReport rep = crawl::run_crawl(cat, inputs, options);
     display.finish(rep, flags.json_summary);
+    if (int sig = cli::stop_signal()) return kExitSignalBase + sig;
     return rep.totals.files_failed ? kExitSomeFailed : kExitOk;
 }
 
@@ -188,6 +202,8 @@ int main(int argc, char** argv) {
     crawl_cmd->add_option("--max-array-length", lim.max_array_length, "refuse longer metadata arrays (default 268,435,456)");
     crawl_cmd->add_option("--max-tensors", lim.max_tensors, "refuse files with more tensors (default 1,048,576)");
     crawl_cmd->add_option("--max-nesting", lim.max_nesting, "refuse arrays nested deeper (default 8)");
+    crawl_cmd->add_option("--deadline", crawl_flags.deadline,
+                          "start no model after this long (90s, 45m, 8h); those in flight finish, the next crawl resumes");
     crawl_cmd->add_option("--token-file", crawl_flags.token_file, "file holding the Hub token (default $HF_TOKEN); sent to the Hub endpoint only");
     crawl_cmd->add_option("inputs", inputs, "files, directories, http(s):// URLs, hf://owner/repo[@rev][/glob]");
 

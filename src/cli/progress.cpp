@@ -53,6 +53,12 @@ void CrawlDisplay::progress(const crawl::CrawlProgress& p) {
     line_shown_ = true;
 }
 
+void CrawlDisplay::budget_wait(const std::string& host, const std::string& budget, double seconds) {
+    if (quiet_) return;
+    clear_line();
+    std::fprintf(stderr, "%s: the \"%s\" budget is spent; waiting %.0f s for it to reset\n", host.c_str(), budget.c_str(), seconds);
+}
+
 void CrawlDisplay::finish(const crawl::CrawlReport& r, bool json_summary) {
     clear_line();
     const auto& t = r.totals;

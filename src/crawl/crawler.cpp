@@ -108,6 +108,7 @@ PipelineOptions Crawl::pipeline_options() const {
     const bool token = options_.http.token.has_value();
     po.sends_token = [hub, token](const std::string& url) { return token && url.starts_with(hub); };
     po.budget_of = hub_budget;
+    po.should_stop = options_.should_stop;
     return po;
 }
 
@@ -124,8 +125,9 @@ void Crawl::run_local(const std::vector<std::string>& inputs) {
     po.first_read_gguf = po.first_read_safetensors = options_.first_read_local;
     io::LocalReader reader(std::min(kMaxLocalThreads, std::max(1u, options_.jobs)));
     KnownFiles nothing;
-    ModelPipeline(catalog_, report_.crawl_id, reader, po, nothing, [this](ModelOutcome o) { account(std::move(o)); })
-        .run(std::move(plan.models));
+    if (!ModelPipeline(catalog_, report_.crawl_id, reader, po, nothing, [this](ModelOutcome o) { account(std::move(o)); })
+             .run(std::move(plan.models)))
+        report_.totals.interrupted = true;
 }
 
 void Crawl::run_remote(const std::vector<std::string>& inputs) {
@@ -143,8 +145,9 @@ void Crawl::run_remote(const std::vector<std::string>& inputs) {
     for (const auto& m : remote.plan.models)
         for (const auto& f : all_files(m)) seen_.push_back(f);
     scopes_.insert(scopes_.end(), remote.gone_scopes.begin(), remote.gone_scopes.end());
-    ModelPipeline(catalog_, report_.crawl_id, reader, po, remote.known, [this](ModelOutcome o) { account(std::move(o)); })
-        .run(std::move(remote.plan.models));
+    if (!ModelPipeline(catalog_, report_.crawl_id, reader, po, remote.known, [this](ModelOutcome o) { account(std::move(o)); })
+             .run(std::move(remote.plan.models)))
+        report_.totals.interrupted = true;
 }
 
 CrawlReport Crawl::finish() {
@@ -161,7 +164,7 @@ CrawlReport run_crawl(catalog::Catalog& catalog, const std::vector<std::string>&
     for (const auto& in : inputs) (is_remote_input(in) ? remote : local).push_back(in);
     Crawl crawl(catalog, inputs, options);
     if (!local.empty()) crawl.run_local(local);
-    if (!remote.empty()) crawl.run_remote(remote);
+    if (!remote.empty() && !(options.should_stop && options.should_stop())) crawl.run_remote(remote);
     return crawl.finish();
 }
 

@@ -62,12 +62,15 @@ ModelPipeline::ModelPipeline(catalog::Catalog& catalog, int64_t crawl_id, io::Ra
 
 ModelPipeline::~ModelPipeline() = default;
 
-void ModelPipeline::run(std::vector<ModelPlan> plans) {
+bool ModelPipeline::run(std::vector<ModelPlan> plans) {
     for (auto& p : plans) queue_.push_back(std::move(p));
     start_next();
     reader_.run();
     catalog_.mark_checked(crawl_id_, checked_);
     checked_.clear();
+    const bool all = queue_.empty();
+    queue_.clear();
+    return all;
 }
 
 // Iterative: a model that completes at once (unchanged, failed) lands here
@@ -75,7 +78,7 @@ void ModelPipeline::run(std::vector<ModelPlan> plans) {
 void ModelPipeline::start_next() {
     if (starting_) return;
     starting_ = true;
-    while (in_flight_ < options_.models_in_flight && !queue_.empty()) {
+    while (in_flight_ < options_.models_in_flight && !queue_.empty() && !(options_.should_stop && options_.should_stop())) {
         ModelPlan plan = std::move(queue_.front());
         queue_.pop_front();
         ++in_flight_;

@@ -30,6 +30,7 @@ struct PipelineOptions {
     size_t models_in_flight = 16;
     std::function<bool(const std::string&)> sends_token;  // whether a URL gets the Hub token
     std::function<std::string(const std::string&)> budget_of;  // the rate-limit budget a URL spends
+    std::function<bool()> should_stop;  // asked before each model starts: true starts no more
 };
 
 // What is known of remote files before they are read: listings and the
@@ -44,8 +45,8 @@ public:
     ModelPipeline(catalog::Catalog& catalog, int64_t crawl_id, io::RangeReader& reader, PipelineOptions options,
                   const KnownFiles& known, std::function<void(ModelOutcome)> account);
     ~ModelPipeline();
-    // Runs every model to its outcome.
-    void run(std::vector<ModelPlan> plans);
+    // Runs every model to its outcome, or (should_stop) those started; false when some were not.
+    bool run(std::vector<ModelPlan> plans);
 
 private:
     struct Job;
