@@ -25,6 +25,7 @@ for r in $(seq "$REPOS"); do
   for f in $(seq "$FILES"); do ln "$work/vocab.gguf" "$work/repos/owner/repo$r/v$f.gguf"; done
   inputs+=("hf://owner/repo$r")
 done
+: >"$work/log"
 python3 "$repo/tests/http/hub_replica.py" --root "$work/repos" --log "$work/log" --ports-file "$work/ports" \
   --api-quota "$API" --resolver-quota "$RESOLVERS" --window "$WINDOW" & pid=$!
 for _ in $(seq 100); do [ -s "$work/ports" ] && break; sleep 0.1; done
@@ -32,10 +33,10 @@ endpoint="http://127.0.0.1:$(cut -d' ' -f1 "$work/ports")"
 
 night() {  # $1: name; prints "seconds lines-before lines-after"
   local before t0 t1
-  before=$(wc -l <"$work/log" 2>/dev/null || echo 0)
+  before=$(wc -l <"$work/log")
   t0=$(date +%s.%N)
   "$BUILD/modelcat" crawl --quiet --json-summary --db "$work/c.db" --hf-endpoint "$endpoint" "${inputs[@]}" \
-    >"$work/$1.json" 2>"$work/$1.err"
+    >"$work/$1.json" 2>"$work/$1.err" || { echo "hub.sh: the $1 crawl failed:" >&2; tail -n5 "$work/$1.err" >&2; }
   t1=$(date +%s.%N)
   sleep 0.3  # the replica logs each answer as it finishes
   echo "$(awk "BEGIN{printf \"%.1f\", $t1 - $t0}") $before $(wc -l <"$work/log")"

@@ -97,6 +97,7 @@ struct Transfer {
     std::string host;
     HttpState* state = nullptr;
     Clock::time_point not_before;  // a retry's timer
+    uint64_t budget_ticket = 0;    // the current attempt's, in HttpState::budgets
 
     // The current attempt.
     CURL* easy = nullptr;
@@ -311,8 +312,8 @@ void start_due(HttpState& s) {
                 continue;
             }
             if (!take_slot()) break;
-            s.budgets.sent(host, budget);
             std::unique_ptr<Transfer> t = std::move(*it);
+            t->budget_ticket = s.budgets.sent(host, budget);
             it = queue.erase(it);
             start(s, std::move(t));
         }
@@ -413,9 +414,9 @@ Verdict judge(HttpState& s, Transfer& t, CURLcode code, const std::string& trans
 
 // The requested host's own answer (the first hop) says what is left of the budget the request spent.
 void note_budget(HttpState& s, const Transfer& t) {
-    if (t.hops.empty()) return s.budgets.abandoned(t.host, t.req.budget);
+    if (t.hops.empty()) return s.budgets.abandoned(t.host, t.req.budget, t.budget_ticket);
     const Hop& first = t.hops.front();
-    auto exhausted = s.budgets.answered(t.host, t.req.budget, header(first, "ratelimit").value_or(""),
+    auto exhausted = s.budgets.answered(t.host, t.req.budget, t.budget_ticket, header(first, "ratelimit").value_or(""),
                                         header(first, "ratelimit-policy").value_or(""), Clock::now());
     if (exhausted && s.opt.on_budget_wait) s.opt.on_budget_wait(t.host, t.req.budget, *exhausted);
 }

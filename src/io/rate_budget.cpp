@@ -35,29 +35,29 @@ bool RateBudgets::has_room(const std::string& host, const std::string& name, Clo
     Budget& b = budgets_[{host, name}];
     roll_over(b, now);
     switch (b.known) {
-        case Known::not_yet: return b.in_flight == 0;
+        case Known::not_yet: return b.in_flight.empty();
         case Known::silent: return true;
         case Known::announced: return b.remaining > 0;
     }
     return true;
 }
 
-void RateBudgets::sent(const std::string& host, const std::string& name) {
-    if (name.empty()) return;
+uint64_t RateBudgets::sent(const std::string& host, const std::string& name) {
+    if (name.empty()) return 0;
     Budget& b = budgets_[{host, name}];
-    ++b.in_flight;
+    b.in_flight.insert(next_ticket_);
     if (b.known == Known::announced && b.remaining > 0) --b.remaining;
+    return next_ticket_++;
 }
 
-void RateBudgets::abandoned(const std::string& host, const std::string& name) {
+void RateBudgets::abandoned(const std::string& host, const std::string& name, uint64_t ticket) {
     if (name.empty()) return;
-    Budget& b = budgets_[{host, name}];
-    if (b.in_flight > 0) --b.in_flight;
+    budgets_[{host, name}].in_flight.erase(ticket);
 }
 
-std::optional<double> RateBudgets::answered(const std::string& host, const std::string& name, const std::string& ratelimit,
-                                            const std::string& policy, Clock::time_point now) {
-    abandoned(host, name);
+std::optional<double> RateBudgets::answered(const std::string& host, const std::string& name, uint64_t ticket,
+                                            const std::string& ratelimit, const std::string& policy, Clock::time_point now) {
+    abandoned(host, name, ticket);
     if (name.empty() && ratelimit.empty()) return std::nullopt;
     http::RateLimit rl = http::parse_ratelimit(ratelimit), pol = http::parse_ratelimit(policy);
     const std::string budget = !rl.name.empty() ? rl.name : name;
@@ -68,8 +68,9 @@ std::optional<double> RateBudgets::answered(const std::string& host, const std::
     }
     if (pol.quota) b.quota = pol.quota;
     if (pol.window_s) b.window_s = pol.window_s;
-    // Requests still in flight may be counted by the server already, or not yet: assume not.
-    const uint64_t left = *rl.remaining - std::min<uint64_t>(*rl.remaining, b.in_flight);
+    // Requests sent before this one were counted before it; those sent after it may not be yet.
+    const uint64_t later = static_cast<uint64_t>(std::distance(b.in_flight.upper_bound(ticket), b.in_flight.end()));
+    const uint64_t left = *rl.remaining - std::min<uint64_t>(*rl.remaining, later);
     const Clock::time_point reset = now + seconds(*rl.reset_s) + kResetMargin;
     if (b.known != Known::announced || reset > b.reset + kSameWindow) {  // first word, or a new window
         b.known = Known::announced;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -20,14 +21,14 @@ public:
 
     // Whether a request spending `name` on `host` may be sent at `now` ("" spends nothing).
     bool has_room(const std::string& host, const std::string& name, Clock::time_point now);
-    // Counts a request as sent (after has_room said yes).
-    void sent(const std::string& host, const std::string& name);
-    // The answer to a request that spent `name`: its RateLimit and RateLimit-Policy values (empty
-    // when absent). Returns the seconds until reset when this answer exhausted an announced budget.
-    std::optional<double> answered(const std::string& host, const std::string& name, const std::string& ratelimit,
-                                   const std::string& policy, Clock::time_point now);
+    // Counts a request as sent (after has_room said yes); the ticket names it in what follows.
+    uint64_t sent(const std::string& host, const std::string& name);
+    // The answer to request `ticket`: its RateLimit and RateLimit-Policy values (empty when
+    // absent). Returns the seconds until reset when this answer exhausted an announced budget.
+    std::optional<double> answered(const std::string& host, const std::string& name, uint64_t ticket,
+                                   const std::string& ratelimit, const std::string& policy, Clock::time_point now);
     // A request that got no answer at all.
-    void abandoned(const std::string& host, const std::string& name);
+    void abandoned(const std::string& host, const std::string& name, uint64_t ticket);
     // The earliest moment an exhausted budget resets, if any is exhausted.
     std::optional<Clock::time_point> next_reset(Clock::time_point now) const;
 
@@ -39,10 +40,11 @@ private:
         Clock::time_point reset;  // when the window resets (plus a margin for a rounded-down t)
         std::optional<uint64_t> quota;
         std::optional<double> window_s;
-        unsigned in_flight = 0;
+        std::set<uint64_t> in_flight;  // tickets, in the order sent
     };
     void roll_over(Budget& b, Clock::time_point now);
     std::map<std::pair<std::string, std::string>, Budget> budgets_;
+    uint64_t next_ticket_ = 1;
 };
 
 }  // namespace modelcat::io
