@@ -27,7 +27,7 @@ void RateBudgets::roll_over(Budget& b, Clock::time_point now) {
         return;
     }
     while (b.reset <= now) b.reset += seconds(*b.window_s);
-    b.remaining = *b.quota;
+    b.remaining = b.lowest = *b.quota;
 }
 
 bool RateBudgets::has_room(const std::string& host, const std::string& name, Clock::time_point now) {
@@ -75,9 +75,12 @@ std::optional<double> RateBudgets::answered(const std::string& host, const std::
     if (b.known != Known::announced || reset > b.reset + kSameWindow) {  // first word, or a new window
         b.known = Known::announced;
         b.remaining = left;
+        b.lowest = *rl.remaining;
         b.reset = reset;
     } else if (reset + kSameWindow >= b.reset) {  // the same window: trust the lower count
-        b.remaining = std::min(b.remaining, left);
+        b.lowest = std::min(b.lowest, *rl.remaining);
+        // nothing in flight: every request was counted, and the lowest count announced is exact
+        b.remaining = b.in_flight.empty() ? b.lowest : std::min(b.remaining, left);
         b.reset = std::max(b.reset, reset);
     }  // else an answer from a window already over
     if (b.remaining > 0) return std::nullopt;

@@ -37,6 +37,7 @@ private:
     struct Budget {
         Known known = Known::not_yet;
         uint64_t remaining = 0;   // as announced, less what was sent since
+        uint64_t lowest = 0;      // the lowest remaining count announced in this window
         Clock::time_point reset;  // when the window resets (plus a margin for a rounded-down t)
         std::optional<uint64_t> quota;
         std::optional<double> window_s;
