@@ -68,5 +68,22 @@ per() { awk "BEGIN{printf \"%.3f\", $1 / $n}"; }
   echo "|---|---|---|---|---|---|---|---|"
   echo "| first | $s1 | $floor | $(per "$res1") | $(per "$st1") | $api1 | $(awk "BEGIN{printf \"%.3f\", $by1 / ($n * $header)}") | $lim1 |"
   echo "| second, unchanged | $s2 | 0 | $(per "$res2") | $(per "$st2") | $api2 | $(awk "BEGIN{printf \"%.3f\", $by2 / ($n * $header)}") | $lim2 |"
+  echo
+  echo "The floor \`files / budget × window\` is the steady state; a night that starts with a full window spends"
+  echo "it at once, so its real lower bound is (ceil(files / budget) − 1) × window (+1 s: the reset is waited for"
+  echo "a second past the announced \`t\`). Listings come first (planning), then the resolver calls; a second,"
+  echo "unchanged night costs its listings only (the listing's sha256 equals the stored one)."
+  echo
+  echo "## A real night, projected"
+  echo
+  echo "Same rules with the Hub's budgets (hub-docs rate-limits.md, per 5-minute window): 10,000 GGUF quants in"
+  echo "1,000 repos cost 1,000 listing pages (\`expand=false\`, up to 1,000 entries each) and 10,000 resolver calls;"
+  echo "Llama-3-class headers add about 8 MB of storage reads each (1.03 × the header, 2 reads; no budget)."
+  echo "Anonymous (500 API, 3,000 resolvers): the listings span 2 windows (about 5 min), the resolver calls 4"
+  echo "(3 resets, 15 min), so about 20 min plus transfer; each window's 3,000 headers (24 GB) take about 3.6 min"
+  echo "at 110 MB/s, inside the window. Free account (1,000 API, 5,000 resolvers): listings in 1 window, resolver"
+  echo "calls in 2 (one reset, 5 min); 5,000 headers per window are 40 GB, 6 min at 110 MB/s, so bandwidth, not"
+  echo "the budget, sets the pace: about 12 min. An unchanged night: 1,000 listing calls, about 5 min"
+  echo "anonymously (one reset), under a minute on a free account."
 } >"$OUT"
 cat "$OUT"
