@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Local crawl benchmark: the 8-quant lineup of seeds/003 (sparse replicas with
+# Local crawl benchmark: the 8-quant Llama 3.1 8B lineup (sparse replicas with
 # real-size 7.8 MB headers) plus the bundled real samples, crawled into a
 # fresh catalogue RUNS times. Writes bench/RESULTS-local.md.
 set -euo pipefail

@@ -148,7 +148,7 @@ p(
 );
 p();
 p(
-  "Input: `modelcat-samples DIR --checkpoint`: the eight Llama 3.1 8B quants of seeds/003 as sparse replicas " +
+  "Input: `modelcat-samples DIR --checkpoint`: the eight Llama 3.1 8B quants as sparse replicas " +
     "(real 7,840,928-byte headers, tensor data a hole, 2.9–8.5 GB apparent), and the 4-shard BF16 safetensors " +
     "checkpoint with its `model.safetensors.index.json` and `config.json`, served by nginx on 127.0.0.1.",
 );

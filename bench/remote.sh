@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Remote crawl benchmark (issue 4): modelcat against @huggingface/gguf (the peer) reading the
-# headers of the seeds/003 lineup over HTTP range requests from a local nginx, plus the sharded
+# headers of the Llama 3.1 8B lineup over HTTP range requests from a local nginx, plus the sharded
 # BF16 checkpoint through its index URL, plus a local comparison. Requests and bytes are counted
 # per file from nginx's access log, not from either tool's own counters. Writes bench/RESULTS.md.
 #

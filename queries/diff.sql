@@ -1,8 +1,11 @@
 -- Two models side by side: every tensor whose type, shape or size differs, and tensors only in one. Params: :a, :b (id, name or location).
+-- @param a model required
+-- @param b model required
+-- modelcat binds :a and :b to the model_ids the references resolve to; in sqlite3: .param set :a 3
 WITH a AS (SELECT name, layer, dims, type_name, bytes FROM tensors
-            WHERE model_id = (SELECT model_id FROM model_refs WHERE ref = CAST(:a AS TEXT) ORDER BY model_id DESC LIMIT 1)),
+            WHERE model_id = :a),
      b AS (SELECT name, layer, dims, type_name, bytes FROM tensors
-            WHERE model_id = (SELECT model_id FROM model_refs WHERE ref = CAST(:b AS TEXT) ORDER BY model_id DESC LIMIT 1))
+            WHERE model_id = :b)
 SELECT coalesce(a.name, b.name) AS tensor,
        CASE WHEN a.name IS NULL THEN 'only in b'
             WHEN b.name IS NULL THEN 'only in a'

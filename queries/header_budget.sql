@@ -1,11 +1,16 @@
 -- What reading the headers cost: bytes read and requests vs file size, and the share of the header held by tokenizer arrays. Params: :pattern.
-SELECT m.name, m.file_bytes, m.header_bytes, r.bytes_read, r.requests,
-       round(100.0 * r.bytes_read / m.file_bytes, 4) AS read_pct_of_file,
-       tok.bytes AS tokenizer_array_bytes,
-       round(100.0 * tok.bytes / m.header_bytes, 2) AS tokenizer_pct_of_header
-  FROM models m
-  JOIN (SELECT model_id, sum(bytes_read) AS bytes_read, sum(requests) AS requests FROM files GROUP BY model_id) r USING (model_id)
-  LEFT JOIN (SELECT model_id, sum(array_bytes) AS bytes FROM metadata
-              WHERE key LIKE 'tokenizer.%' AND array_bytes IS NOT NULL GROUP BY model_id) tok USING (model_id)
- WHERE m.name LIKE coalesce(:pattern, '%')
- ORDER BY m.name;
+-- Per model, the sums look up its files (files_model) and its array metadata (metadata_arrays): no scan of all metadata.
+WITH per_model AS MATERIALIZED (
+    SELECT m.name, m.file_bytes, m.header_bytes,
+           (SELECT sum(f.bytes_read) FROM files f WHERE f.model_id = m.model_id) AS bytes_read,
+           (SELECT sum(f.requests) FROM files f WHERE f.model_id = m.model_id) AS requests,
+           (SELECT sum(md.array_bytes) FROM metadata md
+             WHERE md.model_id = m.model_id AND md.array_bytes IS NOT NULL AND md.key GLOB 'tokenizer.*') AS tok
+      FROM models m
+     WHERE m.name LIKE coalesce(:pattern, '%'))
+SELECT name, file_bytes, header_bytes, bytes_read, requests,
+       round(100.0 * bytes_read / file_bytes, 4) AS read_pct_of_file,
+       tok AS tokenizer_array_bytes,
+       round(100.0 * tok / header_bytes, 2) AS tokenizer_pct_of_header
+  FROM per_model
+ ORDER BY name;

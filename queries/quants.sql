@@ -1,4 +1,4 @@
--- The seeds' quant table: file bytes, GiB, file_type, params, measured bits/weight, census. Params: :pattern (LIKE on name).
+-- The quant table: file bytes, GiB, file_type, params, measured bits/weight, census. Params: :pattern (LIKE on name).
 SELECT q.name, q.file_bytes, round(q.file_bytes / 1073741824.0, 2) AS gib, q.file_type, f.name AS file_type_name,
        q.params, round(q.bits_per_weight, 4) AS bits_per_weight, q.census
   FROM quant_summary q

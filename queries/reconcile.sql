@@ -1,18 +1,22 @@
 -- A GGUF beside its source checkpoint: every byte of difference by cause, then the total. Params: :gguf, :source (id, name or location).
+-- @param gguf model required
+-- @param source model required
+-- modelcat binds :gguf and :source to the model_ids the references resolve to; in sqlite3: .param set :gguf 3
 -- Tensors match by mapped name (tensor_name_map), then by shape (dims sorted) among the rest.
-WITH g_model AS (SELECT * FROM models WHERE model_id =
-                   (SELECT model_id FROM model_refs WHERE ref = CAST(:gguf AS TEXT) ORDER BY model_id DESC LIMIT 1)),
-     s_model AS (SELECT * FROM models WHERE model_id =
-                   (SELECT model_id FROM model_refs WHERE ref = CAST(:source AS TEXT) ORDER BY model_id DESC LIMIT 1)),
-     shape AS (SELECT t.model_id, t.name, t.n_elements, t.type_name, t.bytes,
-                      (SELECT group_concat(value, 'x') FROM (SELECT value FROM json_each(t.dims) ORDER BY value)) AS shape_key
-                 FROM tensors t WHERE t.model_id IN (SELECT model_id FROM g_model UNION ALL SELECT model_id FROM s_model)),
-     g AS (SELECT * FROM shape WHERE model_id = (SELECT model_id FROM g_model)),
-     s AS (SELECT sh.*, coalesce(iif(t.layer IS NULL, nm.gguf_kind, 'blk.' || t.layer || '.' || nm.gguf_kind), sh.name) AS mapped
-             FROM shape sh
-             JOIN tensors t ON t.model_id = sh.model_id AND t.name = sh.name
-             LEFT JOIN tensor_name_map nm ON nm.architecture = (SELECT architecture FROM g_model) AND nm.source_kind = t.kind
-            WHERE sh.model_id = (SELECT model_id FROM s_model)),
+-- Each step is MATERIALIZED: the two models' tensors are read once, by model_id, whatever the steps reuse.
+WITH ids AS MATERIALIZED (SELECT :gguf AS g_id, :source AS s_id),
+     g_model AS MATERIALIZED (SELECT * FROM models WHERE model_id = (SELECT g_id FROM ids)),
+     s_model AS MATERIALIZED (SELECT * FROM models WHERE model_id = (SELECT s_id FROM ids)),
+     shape AS MATERIALIZED (
+        SELECT t.model_id, t.name, t.layer, t.kind, t.n_elements, t.type_name, t.bytes,
+               (SELECT group_concat(value, 'x') FROM (SELECT value FROM json_each(t.dims) ORDER BY value)) AS shape_key
+          FROM tensors t WHERE t.model_id IN (SELECT g_id FROM ids UNION ALL SELECT s_id FROM ids)),
+     g AS MATERIALIZED (SELECT * FROM shape WHERE model_id = (SELECT g_id FROM ids)),
+     s AS MATERIALIZED (
+        SELECT sh.*, coalesce(iif(sh.layer IS NULL, nm.gguf_kind, 'blk.' || sh.layer || '.' || nm.gguf_kind), sh.name) AS mapped
+          FROM shape sh
+          LEFT JOIN tensor_name_map nm ON nm.architecture = (SELECT architecture FROM g_model) AND nm.source_kind = sh.kind
+         WHERE sh.model_id = (SELECT s_id FROM ids)),
      by_name AS (SELECT g.name AS g_name, s.name AS s_name, 0 AS by_shape FROM g JOIN s ON s.mapped = g.name),
      g_rest AS (SELECT g.*, row_number() OVER (PARTITION BY shape_key ORDER BY name) AS n FROM g
                  WHERE name NOT IN (SELECT g_name FROM by_name)),

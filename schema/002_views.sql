@@ -1,6 +1,6 @@
 -- modelcat catalogue, schema version 2: the first views.
 
--- One row per model: the seed's quant table.
+-- One row per model: the quant table.
 -- bits_per_weight = (file_bytes - header_bytes) * 8 / params, measured.
 -- census = 'type:count' pairs by elements descending, ties by type
 -- (GGUF: ggml type ids, '12:193 14:33 0:66'; safetensors: dtypes, 'BF16:291').

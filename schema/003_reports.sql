@@ -69,7 +69,7 @@ SELECT model_id, type_id, type_name
  WHERE rank = 1;
 
 -- The tensors whose type is not the model's majority type (F32 excluded), by type and kind:
--- what a quant "promoted" (seeds/003: Q4_K_M keeps ffn_down and attn_v at Q6_K on 16 layers).
+-- what a quant "promoted" (the Llama 3.1 8B lineup: Q4_K_M keeps ffn_down and attn_v at Q6_K on 16 layers).
 CREATE VIEW policy_deviations AS
 SELECT p.model_id, m.name, mj.type_name AS majority_type, p.type_id, p.type_name, p.tensor_kind, p.layers, p.tensors
   FROM policy_map p
@@ -78,7 +78,7 @@ SELECT p.model_id, m.name, mj.type_name AS majority_type, p.type_id, p.type_name
  WHERE p.type_name <> mj.type_name AND p.type_name <> 'F32';
 
 -- Models of one architecture and block count that declare the same general.file_type but
--- quantize differently (seeds/003: Q4_K_M and Q4_K_L are both file_type 15).
+-- quantize differently (the Llama 3.1 8B lineup: Q4_K_M and Q4_K_L are both file_type 15).
 CREATE VIEW same_file_type_different_policy AS
 SELECT g.architecture, g.file_type, f.name AS file_type_name,
        count(*) AS models, count(DISTINCT g.policy_hash) AS policies,

@@ -1,5 +1,5 @@
 // End to end through the real binary and a real SQLite file: a generated
-// Q4_K_M replica (seeds/003) beside a real file and a hostile one.
+// Llama 3.1 8B Q4_K_M replica beside a real file and a hostile one.
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
@@ -63,7 +63,7 @@ TEST_F(CatalogEndToEnd, QuantSummaryHoldsTheHandComputedNumbers) {
     EXPECT_EQ(q.getColumn(7).getInt64(), 8'030'261'312);
     // (4,920,739,232 - 7,840,928) * 8 / 8,030,261,312
     EXPECT_NEAR(q.getColumn(8).getDouble(), 39'303'186'432.0 / 8'030'261'312.0, 1e-12);
-    EXPECT_EQ(std::to_string(q.getColumn(8).getDouble()).substr(0, 6), "4.8943");  // the seed prints 4.8944 (rounded)
+    EXPECT_EQ(std::to_string(q.getColumn(8).getDouble()).substr(0, 6), "4.8943");  // the real file's table prints 4.8944 (rounded)
     EXPECT_EQ(q.getColumn(9).getInt(), 292);
     EXPECT_EQ(q.getColumn(10).getInt(), 33);
     EXPECT_EQ(q.getColumn(11).getString(), "12:193 14:33 0:66");

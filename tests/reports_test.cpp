@@ -9,6 +9,7 @@
 
 #include "catalog/catalog.hpp"
 #include "catalog/query.hpp"
+#include "catalog/report_params.hpp"
 #include "crawl/crawler.hpp"
 #include "kit/llama31.hpp"
 #include "support.hpp"
@@ -29,9 +30,7 @@ class SeedLineup : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
         dir_ = new test::TempDir();
-        kit::write_llama31_lineup(dir_->path() / "lineup");
-        kit::write_llama31_safetensors_checkpoint(dir_->path() / "source" / "Meta-Llama-3.1-8B-Instruct");
-        kit::llama31_bf16_gguf().write(dir_->path() / "source" / "Meta-Llama-3.1-8B-Instruct-BF16.gguf");
+        kit::write_llama31_store(dir_->path());
         catalog_ = new catalog::Catalog((dir_->path() / "catalog.db").string());
         report_ = crawl::run_crawl(*catalog_, {(dir_->path() / "lineup").string(), (dir_->path() / "source").string()}, {});
     }
@@ -40,7 +39,8 @@ protected:
         delete dir_;
     }
     static catalog::QueryResult query(const std::string& name, const std::map<std::string, std::string>& params = {}) {
-        return catalog::run_query(catalog_->db(), *catalog::bundled_query(name), params);
+        const std::string sql = *catalog::bundled_query(name);
+        return catalog::run_query(catalog_->db(), sql, catalog::resolve_report_params(catalog_->db(), name, sql, params));
     }
     static catalog::QueryResult sql(const std::string& s) { return catalog::run_query(catalog_->db(), s, {}); }
     static inline test::TempDir* dir_;

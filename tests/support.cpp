@@ -33,9 +33,9 @@ std::string slurp(const std::filesystem::path& p) {
 }
 }  // namespace
 
-CommandResult run_modelcat(const std::string& args, const std::string& shell_prefix) {
+CommandResult run_command(const std::string& command) {
     TempDir tmp;
-    std::string cmd = shell_prefix + std::string(MODELCAT_BINARY) + " " + args + " >" + (tmp / "out").string() + " 2>" + (tmp / "err").string();
+    std::string cmd = command + " >" + (tmp / "out").string() + " 2>" + (tmp / "err").string();
     int status = std::system(cmd.c_str());
     if (status == -1 || !WIFEXITED(status)) throw std::runtime_error("could not run: " + cmd);
     return {WEXITSTATUS(status), slurp(tmp / "out"), slurp(tmp / "err")};
@@ -48,6 +48,10 @@ void copy_llama31_lineup(const std::filesystem::path& dir) {
     std::filesystem::create_directories(dir.parent_path());
     std::string cmd = "cp -r --sparse=always '" + (pristine / "lineup").string() + "' '" + dir.string() + "'";
     if (std::system(cmd.c_str()) != 0) throw std::runtime_error("could not run: " + cmd);
+}
+
+CommandResult run_modelcat(const std::string& args, const std::string& shell_prefix) {
+    return run_command(shell_prefix + std::string(MODELCAT_BINARY) + " " + args);
 }
 
 std::filesystem::path fixtures_dir() { return std::filesystem::path(MODELCAT_FIXTURES_DIR).lexically_normal(); }

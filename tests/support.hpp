@@ -25,6 +25,9 @@ struct CommandResult {
     std::string err;  // stderr
 };
 
+// Runs a shell command, capturing stdout and stderr.
+CommandResult run_command(const std::string& command);
+
 // Runs the built modelcat binary with `args` (a shell-quoted string), after
 // `shell_prefix` (e.g. "ulimit -v 1048576;") in the same shell.
 CommandResult run_modelcat(const std::string& args, const std::string& shell_prefix = "");

@@ -7,6 +7,7 @@
 
 #include "catalog/embedded_sql.hpp"
 #include "catalog/model_writer.hpp"
+#include "catalog/open.hpp"
 #include "catalog/sql_values.hpp"
 #include "format/ggml_types.hpp"
 #include "format/json_text.hpp"
@@ -14,8 +15,6 @@
 namespace modelcat::catalog {
 
 namespace {
-
-constexpr int kBusyTimeoutMs = 30'000;
 
 const std::string kNow = kSqlNow;
 
@@ -31,6 +30,10 @@ void exec_each(SQLite::Statement& st, const std::vector<std::string>& values) {
 
 }  // namespace
 
+int schema_version() { return static_cast<int>(schema_migrations().size()); }
+
+Catalog Catalog::open_read_only(const std::string& path) { return Catalog(open_database_read_only(path)); }
+
 Catalog::Catalog(const std::string& path)
     : db_(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, kBusyTimeoutMs) {
     db_.exec("PRAGMA journal_mode = WAL");
@@ -39,18 +42,18 @@ Catalog::Catalog(const std::string& path)
     migrate();
 }
 
+Catalog::Catalog(SQLite::Database db) : db_(std::move(db)) {}
+
 Catalog::~Catalog() = default;
 
 void Catalog::migrate() {
-    int current = db_.execAndGet("PRAGMA user_version").getInt();
+    int current = user_version(db_);
     const auto& migrations = schema_migrations();
-    if (current > static_cast<int>(migrations.size()))
-        throw std::runtime_error("database schema version " + std::to_string(current) +
-                                 " is newer than this modelcat understands (" + std::to_string(migrations.size()) + ")");
+    check_schema_not_newer(db_.getFilename(), current);
     if (current < static_cast<int>(migrations.size())) {
         SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
         // re-read inside the write lock: another process may have migrated meanwhile
-        current = db_.execAndGet("PRAGMA user_version").getInt();
+        current = user_version(db_);
         for (size_t i = static_cast<size_t>(current); i < migrations.size(); ++i) {
             db_.exec(std::string(migrations[i].sql));
             db_.exec("PRAGMA user_version = " + std::to_string(i + 1));
@@ -102,7 +105,8 @@ void Catalog::finish_crawl(int64_t crawl_id, const CrawlTotals& t) {
 }
 
 std::optional<StoredFile> Catalog::stored_file(const std::string& location) {
-    SQLite::Statement st(db_, "SELECT model_id, size, mtime_ns, inode, device, status, etag, sha256, xet_hash FROM files WHERE location = ?");
+    SQLite::Statement st(db_, "SELECT model_id, size, mtime_ns, inode, device, iif(reread, 'reread', status), etag, sha256, xet_hash"
+                              " FROM files WHERE location = ?");
     st.bind(1, location);
     if (!st.executeStep()) return std::nullopt;
     StoredFile f;

@@ -18,7 +18,7 @@ class ModelWriter;
 // What tells a file changed without reading it, as the catalogue last recorded it.
 struct StoredFile {
     int64_t model_id = 0;
-    std::string status;  // ok | stale | gone
+    std::string status;  // ok | stale | gone | reread (values written by schema <= 4 may be altered: read it again)
     uint64_t size = 0;
     std::optional<int64_t> mtime_ns;
     std::optional<uint64_t> inode, device;
@@ -34,11 +34,23 @@ struct CrawlTotals {
     uint64_t files_ok() const { return files_new + files_changed; }  // read and catalogued (crawls.files_ok)
 };
 
+// The schema version this build creates and understands.
+int schema_version();
+
+// A database's PRAGMA user_version: the schema migrations applied to it.
+int user_version(SQLite::Database& db);
+
 class Catalog {
 public:
-    // Opens (creating if needed) and migrates the database at `path`.
+    // For crawl and migrate only: opens (creating if needed) the database at
+    // `path`, migrates it and refreshes ggml_types.
     explicit Catalog(const std::string& path);
     ~Catalog();
+    static Catalog open_for_writing(const std::string& path) { return Catalog(path); }
+    // For reading commands: never creates, migrates or writes. Works without
+    // write permission on the file or its folder, and beside a running crawl
+    // (WAL). Throws when there is no catalogue or its schema is not current.
+    static Catalog open_read_only(const std::string& path);
 
     int64_t begin_crawl(const std::vector<std::string>& inputs);
     void finish_crawl(int64_t crawl_id, const CrawlTotals& totals);
@@ -64,6 +76,7 @@ public:
     SQLite::Database& db() { return db_; }
 
 private:
+    explicit Catalog(SQLite::Database db);
     void migrate();
     SQLite::Database db_;
     std::unique_ptr<ModelWriter> writer_;  // prepared once, on the first model

@@ -28,7 +28,9 @@ ModelWriter::ModelWriter(SQLite::Database& db)
       warning_(db, "INSERT INTO warnings (crawl_id, model_id, location, offset, message)"
                    " VALUES (:crawl_id, :model_id, :location, :offset, :message)"),
       census_(db, "INSERT INTO census (model_id, type_id, type_name, tensors, params, bytes, bits_per_weight)"
-                  " VALUES (:model_id, :type_id, :type_name, :tensors, :params, :bytes, :bits_per_weight)") {}
+                  " VALUES (:model_id, :type_id, :type_name, :tensors, :params, :bytes, :bits_per_weight)"),
+      policy_(db, "INSERT INTO policy_layers (model_id, tensor_kind, type_id, type_name, tensors, layers)"
+                  " VALUES (:model_id, :tensor_kind, :type_id, :type_name, :tensors, :layers)") {}
 
 int64_t ModelWriter::write(int64_t crawl_id, const ModelRows& rows) {
     if (rows.files.empty()) throw std::logic_error("a model needs at least one file");
@@ -44,6 +46,7 @@ int64_t ModelWriter::write(int64_t crawl_id, const ModelRows& rows) {
         for (const auto& w : f.warnings) insert_warning(crawl_id, model_id, f.location, w);
     }
     for (const auto& c : rows.census) insert_census(model_id, c);
+    for (const auto& p : rows.policy) insert_policy(model_id, p);
     record_event(crawl_id, model_id, before);
     tx.commit();
     return model_id;
@@ -73,14 +76,18 @@ void ModelWriter::evict_moved_files(const ModelRows& rows) {
 int64_t ModelWriter::upsert_model(int64_t crawl_id, const ModelRow& m) {
     SQLite::Statement up(db_,
                          "INSERT INTO models (location, name, format, architecture, file_type, tensor_count, kv_count,"
-                         " params, file_bytes, header_bytes, policy_hash, shape_hash, crawl_id, updated_at)"
+                         " params, file_bytes, header_bytes, policy_hash, shape_hash, block_count, majority_type_id,"
+                         " majority_type_name, census, crawl_id, updated_at)"
                          " VALUES (:location, :name, :format, :architecture, :file_type, :tensor_count, :kv_count, :params,"
-                         " :file_bytes, :header_bytes, :policy_hash, :shape_hash, :crawl_id, " + std::string(kSqlNow) + ")"
+                         " :file_bytes, :header_bytes, :policy_hash, :shape_hash, :block_count, :majority_type_id,"
+                         " :majority_type_name, :census, :crawl_id, " + std::string(kSqlNow) + ")"
                          " ON CONFLICT(location) DO UPDATE SET name = excluded.name, format = excluded.format,"
                          " architecture = excluded.architecture, file_type = excluded.file_type,"
                          " tensor_count = excluded.tensor_count, kv_count = excluded.kv_count, params = excluded.params,"
                          " file_bytes = excluded.file_bytes, header_bytes = excluded.header_bytes,"
                          " policy_hash = excluded.policy_hash, shape_hash = excluded.shape_hash,"
+                         " block_count = excluded.block_count, majority_type_id = excluded.majority_type_id,"
+                         " majority_type_name = excluded.majority_type_name, census = excluded.census,"
                          " crawl_id = excluded.crawl_id, updated_at = excluded.updated_at"
                          " RETURNING model_id");
     up.bind(":location", m.location);
@@ -95,13 +102,18 @@ int64_t ModelWriter::upsert_model(int64_t crawl_id, const ModelRow& m) {
     up.bind(":header_bytes", m.header_bytes);
     up.bind(":policy_hash", m.policy_hash);
     up.bind(":shape_hash", m.shape_hash);
+    if (m.block_count) bind_metadata_value(up, ":block_count", *m.block_count);
+    else up.bind(":block_count");
+    bind_optional(up, ":majority_type_id", m.majority_type_id);
+    bind_optional(up, ":majority_type_name", m.majority_type_name);
+    up.bind(":census", m.census);
     up.bind(":crawl_id", crawl_id);
     if (!up.executeStep()) throw std::runtime_error("upsert of model returned no row");
     return up.getColumn(0).getInt64();
 }
 
 void ModelWriter::clear_children(int64_t model_id) {
-    for (const char* table : {"files", "census", "warnings"}) {
+    for (const char* table : {"files", "census", "warnings", "policy_layers"}) {
         SQLite::Statement del(db_, std::string("DELETE FROM ") + table + " WHERE model_id = :model_id");
         del.bind(":model_id", model_id);
         del.exec();
@@ -203,6 +215,18 @@ void ModelWriter::insert_census(int64_t model_id, const CensusRow& c) {
     st.bind(":params", c.params);
     st.bind(":bytes", c.bytes);
     bind_optional(st, ":bits_per_weight", c.bits_per_weight);
+    st.exec();
+    st.reset();
+}
+
+void ModelWriter::insert_policy(int64_t model_id, const PolicyRow& p) {
+    SQLite::Statement& st = policy_;
+    st.bind(":model_id", model_id);
+    st.bind(":tensor_kind", p.tensor_kind);
+    bind_optional(st, ":type_id", p.type_id);
+    st.bind(":type_name", p.type_name);
+    st.bind(":tensors", p.tensors);
+    bind_optional(st, ":layers", p.layers);
     st.exec();
     st.reset();
 }

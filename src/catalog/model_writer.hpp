@@ -1,6 +1,6 @@
 #pragma once
 // Writes one model's rows in one transaction: the model, its files,
-// metadata, tensors, warnings, census, and the history event. It only
+// metadata, tensors, warnings, census, policy layers, and the history event. It only
 // writes; every value was derived before (crawl/model_rows.hpp).
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
@@ -31,10 +31,11 @@ private:
     void insert_tensor(int64_t model_id, int64_t file_id, const TensorRow& t);
     void insert_warning(int64_t crawl_id, int64_t model_id, const std::string& location, const format::Warning& w);
     void insert_census(int64_t model_id, const CensusRow& c);
+    void insert_policy(int64_t model_id, const PolicyRow& p);
     void record_event(int64_t crawl_id, int64_t model_id, const std::optional<Before>& before);
 
     SQLite::Database& db_;
-    SQLite::Statement file_, metadata_, tensor_, warning_, census_;
+    SQLite::Statement file_, metadata_, tensor_, warning_, census_, policy_;
 };
 
 }  // namespace modelcat::catalog

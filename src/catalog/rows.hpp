@@ -51,18 +51,33 @@ struct CensusRow {
     std::optional<double> bits_per_weight;
 };
 
+// Written at crawl time so that views need not recompute them (schema/006_scale.sql).
 struct ModelRow {
     std::string location, name, format;
     std::optional<std::string> architecture;
     std::optional<int64_t> file_type;
     int64_t tensor_count = 0, kv_count = 0, params = 0, file_bytes = 0, header_bytes = 0;
     std::string policy_hash, shape_hash;
+    std::optional<format::MetadataValue> block_count;  // <architecture>.block_count as the file holds it
+    std::optional<int64_t> majority_type_id;
+    std::optional<std::string> majority_type_name;
+    std::string census;  // quant_summary's census string
+};
+
+// A policy_layers row: one tensor kind at one type, and its layers.
+struct PolicyRow {
+    std::string tensor_kind;
+    std::optional<int64_t> type_id;
+    std::string type_name;
+    int64_t tensors = 0;
+    std::optional<std::string> layers;  // ascending, comma-separated; none when no tensor has a layer
 };
 
 struct ModelRows {
     ModelRow model;
     std::vector<FileRow> files;  // data files first, in shard order
     std::vector<CensusRow> census;
+    std::vector<PolicyRow> policy;
 };
 
 }  // namespace modelcat::catalog

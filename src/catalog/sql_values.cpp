@@ -1,5 +1,6 @@
 #include "catalog/sql_values.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
@@ -18,6 +19,10 @@ void bind_metadata_value(SQLite::Statement& st, const char* name, const format::
             } else if constexpr (std::is_same_v<T, format::ArraySummary>) {
                 if (x.json) st.bind(name, *x.json);
                 else st.bind(name);
+            } else if constexpr (std::is_same_v<T, double>) {
+                // SQLite has no NaN (binding one stores NULL): the documented convention is the text 'NaN'
+                if (std::isnan(x)) st.bind(name, "NaN");
+                else st.bind(name, x);
             } else {
                 st.bind(name, x);
             }

@@ -16,7 +16,11 @@
 
 #include "catalog/catalog.hpp"
 #include "catalog/embedded_sql.hpp"
+#include "catalog/open.hpp"
 #include "catalog/query.hpp"
+#include "catalog/report_params.hpp"
+#include "cli/html_report.hpp"
+#include "cli/audit_command.hpp"
 #include "cli/printer.hpp"
 #include "cli/progress.hpp"
 #include "cli/show.hpp"
@@ -80,7 +84,7 @@ int run_crawl_command(const std::string& db_path, std::vector<std::string> input
         std::cerr << "modelcat crawl: no inputs (give files, directories or --list FILE)\n";
         return kExitUsage;
     }
-    catalog::Catalog cat(db_path);
+    catalog::Catalog cat = catalog::Catalog::open_for_writing(db_path);
     if (flags.dry_run) {
         for (const auto& m : crawl::dry_run(cat, inputs, flags.force)) {
             std::cout << crawl::status_name(m.expected) << "\t" << m.name;
@@ -145,7 +149,8 @@ int run_query_command(const std::string& db_path, const std::string& name, const
         }
         params[p.substr(0, eq)] = p.substr(eq + 1);
     }
-    catalog::Catalog cat(db_path);
+    catalog::Catalog cat = catalog::Catalog::open_read_only(db_path);
+    params = catalog::resolve_report_params(cat.db(), name, sql, std::move(params));
     cli::print_result(std::cout, catalog::run_query(cat.db(), sql, params), of);
     return kExitOk;
 }
@@ -156,7 +161,7 @@ int run_diff_command(const std::string& db_path, const std::string& a, const std
     cli::OutputFormat of = cli::parse_output_format(fmt);
     std::error_code ec;
     bool paths = std::filesystem::is_regular_file(a, ec) && std::filesystem::is_regular_file(b, ec);
-    catalog::Catalog cat(paths ? ":memory:" : db_path);
+    catalog::Catalog cat = paths ? catalog::Catalog::open_for_writing(":memory:") : catalog::Catalog::open_read_only(db_path);
     std::string ref_a = a, ref_b = b;
     if (paths) {
         crawl::CrawlReport rep = crawl::run_crawl(cat, {a, b}, {});
@@ -165,13 +170,25 @@ int run_diff_command(const std::string& db_path, const std::string& a, const std
         ref_a = crawl::expand_inputs({a}).files.front();
         ref_b = crawl::expand_inputs({b}).files.front();
     }
-    for (const auto& ref : {ref_a, ref_b}) {
-        if (catalog::run_query(cat.db(), "SELECT 1 FROM model_refs WHERE ref = :r", {{"r", ref}}).rows.empty()) {
-            std::cerr << "modelcat diff: no catalogued model '" << ref << "' (give a model_id, name, location or two files)\n";
-            return kExitUsage;
-        }
+    const std::string sql = *catalog::bundled_query("diff");
+    auto params = catalog::resolve_report_params(cat.db(), "diff", sql, {{"a", ref_a}, {"b", ref_b}});
+    cli::print_result(std::cout, catalog::run_query(cat.db(), sql, params), of);
+    return kExitOk;
+}
+
+// Brings an existing catalogue to this build's schema; the crawl does the same on its own.
+int run_migrate_command(const std::string& db_path) {
+    int before;
+    {
+        catalog::require_catalogue_file(db_path);
+        SQLite::Database db(db_path, SQLite::OPEN_READONLY);
+        before = catalog::user_version(db);
     }
-    cli::print_result(std::cout, catalog::run_query(cat.db(), *catalog::bundled_query("diff"), {{"a", ref_a}, {"b", ref_b}}), of);
+    catalog::Catalog cat = catalog::Catalog::open_for_writing(db_path);
+    const int reread = cat.db().execAndGet("SELECT count(*) FROM files WHERE reread").getInt();
+    std::cout << db_path << ": schema version " << before << " -> " << catalog::schema_version();
+    if (before == catalog::schema_version()) std::cout << " (already current)";
+    std::cout << "; " << reread << " files to re-read on the next crawl\n";
     return kExitOk;
 }
 
@@ -230,7 +247,25 @@ int main(int argc, char** argv) {
     diff_cmd->add_option("b", diff_b, "model_id, name, location, or a file")->required();
     diff_cmd->add_option("-f,--format", out_format, "table, csv, json or markdown");
 
+    auto* report_cmd = app.add_subcommand("report", "write a self-contained HTML report of the catalogue");
+    std::string report_html;
+    cli::ReportSelection report_sel{std::nullopt, {}, cli::kHtmlReportMaxModels};
+    report_cmd->add_option("--html", report_html, "output file (one page: quant table, policy maps, scatters)")->required();
+    report_cmd->add_option("--db", db, "catalogue database (opened read-only)");
+    report_cmd->add_option("--pattern", report_sel.pattern, "models whose name is LIKE this");
+    report_cmd->add_option("--model", report_sel.refs, "a model_id, name or location (repeatable)");
+    auto* audit_cmd = app.add_subcommand("audit", "prove that a GGUF holds its source checkpoint's values, and record it");
+    cli::AuditFlags audit_flags;
+    audit_cmd->add_option("--db", db, "catalogue database the audit is recorded in");
+    audit_cmd->add_option("gguf", audit_flags.gguf, "the converted .gguf")->required();
+    audit_cmd->add_option("source", audit_flags.source, "checkpoint folder, its model.safetensors.index.json, or a .safetensors")->required();
+    audit_cmd->add_option("--sample-rows", audit_flags.sample_rows, "compare N rows per tensor at deterministic positions (default: all)");
+    audit_cmd->add_option("-j,--jobs", audit_flags.jobs, "tensors compared at once (default 2)")->check(CLI::Range(1, 64));
+
     auto* schema_cmd = app.add_subcommand("schema", "print the SQL that creates the catalogue");
+
+    auto* migrate_cmd = app.add_subcommand("migrate", "upgrade an existing catalogue to this modelcat's schema (crawl does it too)");
+    migrate_cmd->add_option("--db", db, "catalogue database");
 
     try {
         app.parse(argc, argv);
@@ -266,6 +301,9 @@ int main(int argc, char** argv) {
             return kExitOk;
         }
         if (*diff_cmd) return run_diff_command(db, diff_a, diff_b, out_format);
+        if (*migrate_cmd) return run_migrate_command(db);
+        if (*report_cmd) return cli::run_html_report(db, report_html, report_sel);
+        if (*audit_cmd) return cli::run_audit_command(db, audit_flags);
         if (*schema_cmd) {
             for (const auto& m : catalog::schema_migrations()) std::cout << "-- schema/" << m.name << ".sql\n" << m.sql << "\n";
             return kExitOk;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "format/census.hpp"
 #include "format/content_hash.hpp"
@@ -98,12 +99,9 @@ std::pair<std::string, std::string> policy_hashes(const std::vector<catalog::Fil
     return {format::hex64(a.digest()), format::hex64(b.digest())};
 }
 
-std::vector<catalog::CensusRow> census_rows(const std::vector<FileRecord>& files) {
-    std::vector<const format::TensorInfo*> all;
-    for (const auto& f : files)
-        for (const auto& t : f.header.tensors) all.push_back(&t);
+std::vector<catalog::CensusRow> census_rows(const std::vector<format::CensusEntry>& census) {
     std::vector<catalog::CensusRow> rows;
-    for (const auto& e : format::census(all)) {
+    for (const auto& e : census) {
         catalog::CensusRow c{as_int(e.type_id), e.type_name, static_cast<int64_t>(e.tensors),
                              static_cast<int64_t>(e.params), static_cast<int64_t>(e.bytes), std::nullopt};
         if (e.params) c.bits_per_weight = e.bytes * 8.0 / e.params;
@@ -137,6 +135,50 @@ catalog::ModelRow model_row(const std::string& name, const std::vector<FileRecor
     return m;
 }
 
+// One row per (kind, type): how many tensors and on which layers, ascending.
+std::vector<catalog::PolicyRow> policy_rows(const std::vector<catalog::FileRow>& files) {
+    std::map<std::pair<std::string, std::string>, std::pair<catalog::PolicyRow, std::vector<int64_t>>> by_kind_type;
+    for (const auto& f : files)
+        for (const auto& t : f.tensors) {
+            auto& [row, layers] = by_kind_type[{t.kind, t.type_name}];
+            row.tensor_kind = t.kind;
+            row.type_id = t.type_id;
+            row.type_name = t.type_name;
+            ++row.tensors;
+            if (t.layer) layers.push_back(*t.layer);
+        }
+    std::vector<catalog::PolicyRow> rows;
+    for (auto& [key, entry] : by_kind_type) {
+        auto& [row, layers] = entry;
+        std::sort(layers.begin(), layers.end());
+        for (int64_t l : layers) row.layers = (row.layers ? *row.layers + "," : std::string()) + std::to_string(l);
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+// The type held by the most tensors, F32 aside; ties: more parameters, then lower id, then name.
+void set_majority_type(catalog::ModelRow& m, const std::vector<catalog::CensusRow>& census) {
+    const catalog::CensusRow* best = nullptr;
+    for (const auto& c : census) {
+        if (c.type_name == "F32") continue;
+        if (!best || std::tie(c.tensors, c.params, best->type_id, best->type_name) >
+                         std::tie(best->tensors, best->params, c.type_id, c.type_name))
+            best = &c;
+    }
+    if (!best) return;
+    m.majority_type_id = best->type_id;
+    m.majority_type_name = best->type_name;
+}
+
+std::optional<format::MetadataValue> block_count(const std::vector<FileRecord>& files, const std::optional<std::string>& arch) {
+    if (!arch) return std::nullopt;
+    for (const auto& f : files)
+        for (const auto& e : f.header.metadata)
+            if (e.key == *arch + ".block_count") return e.value;
+    return std::nullopt;
+}
+
 }  // namespace
 
 catalog::ModelRows derive_model_rows(const std::string& name, const std::vector<FileRecord>& files) {
@@ -144,7 +186,15 @@ catalog::ModelRows derive_model_rows(const std::string& name, const std::vector<
     int64_t shard = 0;
     for (const auto& f : files) rows.files.push_back(file_row(f, f.role == FileRole::data ? shard++ : 0));
     rows.model = model_row(name, files, rows.files);
-    rows.census = census_rows(files);
+    std::vector<const format::TensorInfo*> all;
+    for (const auto& f : files)
+        for (const auto& t : f.header.tensors) all.push_back(&t);
+    const std::vector<format::CensusEntry> census = format::census(all);
+    rows.census = census_rows(census);
+    rows.model.census = format::census_string(census);
+    rows.policy = policy_rows(rows.files);
+    set_majority_type(rows.model, rows.census);
+    rows.model.block_count = block_count(files, rows.model.architecture);
     return rows;
 }
 

@@ -1,4 +1,4 @@
-// Checks the kit against the seed's numbers and the GGUF prologue layout.
+// Checks the kit against the real files' measured numbers and the GGUF prologue layout.
 // Standalone on purpose: the writers must be right before tests lean on them.
 #include <sys/stat.h>
 
@@ -66,7 +66,7 @@ void check_lineup() {
         bool contiguous = true;
         for (const auto& t : w.tensors()) {
             params += elements(t);
-            contiguous = contiguous && t.offset == packed_end;  // the seed: nothing padded between tensors
+            contiguous = contiguous && t.offset == packed_end;  // as measured: nothing padded between tensors
             packed_end = t.offset + t.bytes;
         }
         check_eq(params, kLlama31Params, n + " params");

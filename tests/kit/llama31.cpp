@@ -23,8 +23,8 @@ constexpr std::array kQuants{
     Llama31Quant{"Q8_0", 7, 8'540'775'840, "8:226 0:66", {Q8_0, Q8_0, Q8_0, Q8_0, Q8_0}},
 };
 
-// Only shard 1's size is in the seed; the others are 8 + header + data, and
-// the four add up to the seed's 16,060,556,376 bytes on disk.
+// Only shard 1's size was measured; the others are 8 + header + data, and
+// the four add up to the measured 16,060,556,376 bytes on disk.
 constexpr std::array kShards{
     Llama31Shard{"model-00001-of-00004.safetensors", 82, 9512, 4'976'698'672},
     Llama31Shard{"model-00002-of-00004.safetensors", 104, 12120, 4'999'802'720},
@@ -72,7 +72,7 @@ std::vector<Tensor> state_dict() {
     return out;
 }
 
-// The state dict cut into the seed's shard counts; safetensors stores each shard sorted by name.
+// The state dict cut into the measured shard counts; safetensors stores each shard sorted by name.
 std::vector<std::vector<Tensor>> shards() {
     const std::vector<Tensor> all = state_dict();
     std::vector<std::vector<Tensor>> out;
@@ -96,7 +96,7 @@ std::vector<Tensor> gguf_order() {
 
 std::vector<uint64_t> ne(const std::vector<uint64_t>& shape) { return {shape.rbegin(), shape.rend()}; }
 
-// ---- Quantization recipes, reconstructed from the seed's census and policy tables ----
+// ---- Quantization recipes, reconstructed from the measured census and policy tables ----
 
 // attn_v and ffn_down get `promoted` on the recipe's promoted layers, `normal` elsewhere.
 struct Split {
@@ -116,7 +116,7 @@ constexpr uint32_t layers_mask(std::initializer_list<int> layers) {
     return m;
 }
 constexpr uint32_t kFirst4 = layers_mask({0, 1, 2, 3});
-// The seed: "no arithmetic stride generates that middle set".
+// As measured, no arithmetic stride generates that middle set.
 constexpr uint32_t kQ4KMLayers = layers_mask({0, 1, 2, 3, 6, 10, 13, 16, 19, 21, 24, 27, 28, 29, 30, 31});
 
 constexpr std::array kRecipes{
@@ -129,7 +129,7 @@ constexpr std::array kRecipes{
     Recipe{"Q6_K", Q6_K, Q6_K, Q6_K, Q6_K, {Q6_K, Q6_K}, {Q6_K, Q6_K}, 0},
     Recipe{"Q8_0", Q8_0, Q8_0, Q8_0, Q8_0, {Q8_0, Q8_0}, {Q8_0, Q8_0}, 0},
 };
-static_assert([] {  // recipes line up with the seed's facts, index for index
+static_assert([] {  // recipes line up with the measured facts, index for index
     for (size_t i = 0; i < kQuants.size(); ++i)
         if (kRecipes[i].name != kQuants[i].name) return false;
     return kRecipes.size() == kQuants.size();
@@ -209,7 +209,7 @@ std::vector<int32_t> token_types() {
     return out;
 }
 
-// An abridged Llama 3.1 template; chat_template() pads it to the seed's header size.
+// An abridged Llama 3.1 template; chat_template() pads it to the measured header size.
 constexpr std::string_view kTemplateHead = R"TPL({{- bos_token }}
 {%- if custom_tools is defined %}
     {%- set tools = custom_tools %}
@@ -291,7 +291,7 @@ void add_metadata(GgufWriter& w, uint32_t file_type, bool imatrix, const std::st
     w.add_kv("quantize.imatrix.chunks_count", GgufValue::i32(125));
 }
 
-// kTemplateHead plus a Jinja comment sized so the quants' metadata ends where the seed's does.
+// kTemplateHead plus a Jinja comment sized so the quants' metadata ends where the real files' does.
 const std::string& chat_template() {
     static const std::string tmpl = [] {
         GgufWriter probe;
@@ -465,6 +465,12 @@ GgufWriter llama31_bf16_gguf() {
     add_metadata(w, 32, false, chat_template());  // 32 = LLAMA_FTYPE_MOSTLY_BF16
     for (const Tensor& t : gguf_order()) w.add_tensor(t.gguf_name, ne(t.shape), t.shape.size() == 1 ? F32 : BF16);
     return w;
+}
+
+void write_llama31_store(const std::filesystem::path& dir) {
+    write_llama31_lineup(dir / "lineup");
+    write_llama31_safetensors_checkpoint(dir / "source" / "Meta-Llama-3.1-8B-Instruct");
+    llama31_bf16_gguf().write(dir / "source" / llama31_file_name("BF16"));
 }
 
 }  // namespace modelcat::kit

@@ -1,7 +1,7 @@
 #pragma once
 // Sparse replicas of bartowski/Meta-Llama-3.1-8B-Instruct-GGUF (eight quants,
-// seeds/003 sections 3-4) and of its BF16 source checkpoint (section 5): the
-// headers are synthetic but every size, count, type and offset is the seed's.
+// as measured from the real files) and of its BF16 source checkpoint: the
+// headers are synthetic but every size, count, type and offset is the real files'.
 #include <array>
 #include <cstdint>
 #include <filesystem>
@@ -22,11 +22,11 @@ constexpr uint64_t kLlama31MetadataEnd = 7'823'572;  // identical in all eight q
 constexpr uint64_t kLlama31HeaderEnd = 7'840'907;
 constexpr uint64_t kLlama31DataStart = 7'840'928;
 
-// The tensors of the seed's "type of each named tensor" table, in its order.
+// Five tensors whose type tells quantization policies apart, in table order.
 inline constexpr std::array<std::string_view, 5> kLlama31NamedTensors{
     "token_embd.weight", "output.weight", "blk.0.attn_v.weight", "blk.0.ffn_down.weight", "blk.0.attn_q.weight"};
 
-// What the seed measured for one quant file.
+// What was measured for one real quant file.
 struct Llama31Quant {
     std::string_view name;  // "Q4_K_M"
     uint32_t file_type;     // general.file_type
@@ -35,20 +35,20 @@ struct Llama31Quant {
     std::array<uint32_t, 5> named_types;  // ggml type of each kLlama31NamedTensors entry
 };
 
-// The eight quants in the seed's table order (IQ2_M ... Q8_0).
+// The eight quants by size (IQ2_M ... Q8_0).
 std::span<const Llama31Quant> llama31_quants();
 std::vector<std::string> llama31_quant_names();
 // Throws std::invalid_argument for a name not in the lineup.
 const Llama31Quant& llama31_expected(std::string_view quant);
 std::string llama31_file_name(std::string_view quant);  // Meta-Llama-3.1-8B-Instruct-<quant>.gguf
 
-// The replica: 33 KVs, 292 tensors in llama.cpp's order, offsets packed as the seed measured.
+// The replica: 33 KVs, 292 tensors in llama.cpp's order, offsets packed as measured.
 GgufWriter llama31_quant(std::string_view quant);
 // Writes all eight as sparse files into `dir` (created if missing); returns their paths.
 std::vector<std::filesystem::path> write_llama31_lineup(const std::filesystem::path& dir);
 
 // "type:count" per ggml type, ordered by parameters descending (ties: first in
-// offset order) — the seed's census column.
+// offset order) — the census column.
 std::string census_string(const GgufWriter& w);
 
 // ---- The BF16 source (NousResearch/Meta-Llama-3.1-8B-Instruct) ----
@@ -69,5 +69,8 @@ SafetensorsWriter llama31_safetensors_shard(size_t index);  // 0-based
 std::vector<std::filesystem::path> write_llama31_safetensors_checkpoint(const std::filesystem::path& dir);
 // Its convert_hf_to_gguf output: BF16, norms and rope_freqs F32, file_type 32.
 GgufWriter llama31_bf16_gguf();
+
+// The test store: the lineup in DIR/lineup; the checkpoint and its BF16 GGUF in DIR/source.
+void write_llama31_store(const std::filesystem::path& dir);
 
 }  // namespace modelcat::kit

@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# The catalogue at scale: generates the zoo (modelcat-zoo, Release build), crawls it
+# into a fresh catalogue, re-crawls it unchanged, times every view and every bundled
+# report, accounts the catalogue's bytes (dbstat), and writes bench/RESULTS-scale.md.
+#
+#   bench/scale.sh [--models N] [--label after|before] [--modelcat BIN] [--queries DIR]
+#   bench/scale.sh --assemble      (only rewrite RESULTS-scale.md from the recorded labels and notes)
+#
+# --label before with --modelcat and --queries from an older checkout records the baseline in
+# bench/scale-before.{md,tsv}; RESULTS-scale.md sets every label's numbers side by side.
+# Scratch (zoo, catalogues) lives in $SCALE_WORK (default /tmp/modelcat-scale).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+models=10000
+label=after
+modelcat=""
+queries=$root/queries
+assemble_only=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --models) models=$2; shift 2 ;;
+        --label) label=$2; shift 2 ;;
+        --modelcat) modelcat=$2; shift 2 ;;
+        --queries) queries=$2; shift 2 ;;
+        --assemble) assemble_only=1; shift ;;
+        *) echo "usage: $0 [--models N] [--label after|before] [--modelcat BIN] [--queries DIR] [--assemble]" >&2; exit 2 ;;
+    esac
+done
+# RESULTS-scale.md: every label's timings side by side, then each label's notes.
+assemble() {
+    labels=$(ls "$root"/bench/scale-*.tsv | sed -E 's/.*scale-(.*)\.tsv/\1/' | sort -r)
+    {
+        echo "# The catalogue at scale (\`bench/scale.sh\`)"
+        echo
+        echo "Times in ms, wall (CPU = user + sys): views as \`SELECT count(*) FROM (SELECT * FROM V)\`, reports as"
+        echo "bundled (their whole output, written to /dev/null), each in a fresh sqlite3 process timed by its"
+        echo "\`.timer\` (the run of median wall time of 3; one run when it took over 2 s); crawls as"
+        echo "\`modelcat crawl --quiet\` under /usr/bin/time. The machine is shared: wall times grow with the load"
+        echo "average noted under each label, CPU times much less."
+        echo
+        printf '| item |'; for l in $labels; do printf ' %s |' "$l"; done; echo
+        printf '|---|'; for l in $labels; do printf -- '---:|'; done; echo
+        cut -f1 "$root/bench/scale-after.tsv" | while read -r item; do
+            printf '| %s |' "$item"
+            for l in $labels; do printf ' %s |' "$(awk -F'\t' -v k="$item" '$1 == k {printf "%.0f (%.0f)", $2, $3}' "$root/bench/scale-$l.tsv")"; done
+            echo
+        done
+        for l in $labels; do echo; cat "$root/bench/scale-$l.md"; done
+        [ -f "$root/bench/scale-notes.md" ] && { echo; cat "$root/bench/scale-notes.md"; }
+    } >"$root/bench/RESULTS-scale.md"
+    echo "wrote $root/bench/RESULTS-scale.md" >&2
+}
+if [ "$assemble_only" = 1 ]; then assemble; exit 0; fi
+
+work=${SCALE_WORK:-/tmp/modelcat-scale}
+mkdir -p "$work"
+
+cmake -S "$root" -B "$root/build-rel" -DCMAKE_BUILD_TYPE=Release -DMODELCAT_TESTS=OFF >/dev/null
+cmake --build "$root/build-rel" -j2 --target modelcat modelcat-zoo >/dev/null
+modelcat=${modelcat:-$root/build-rel/modelcat}
+
+# The zoo is deterministic: regenerate only when the size asked for changes.
+zoo=$work/zoo
+if [ "$(cat "$zoo/.models" 2>/dev/null)" != "$models" ]; then
+    rm -rf "$zoo"
+    start=$(date +%s.%N)
+    zoo_counts=$("$root/build-rel/modelcat-zoo" "$zoo" --models "$models")
+    echo "$zoo_counts" >"$zoo/.counts"
+    echo "$(echo "$(date +%s.%N) - $start" | bc)" >"$zoo/.seconds"
+    echo "$models" >"$zoo/.models"
+fi
+zoo_counts=$(cat "$zoo/.counts")
+echo "zoo: $zoo_counts" >&2
+
+db=$work/$label.db
+rm -f "$db" "$db-wal" "$db-shm"
+tsv=$root/bench/scale-$label.tsv
+md=$root/bench/scale-$label.md
+: >"$tsv"
+
+# Wall seconds, CPU seconds (user + sys) and peak RSS (KB) of one crawl; its JSON summary to $work/crawl.json.
+crawl() {
+    /usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" "$modelcat" crawl --db "$db" --quiet --json-summary "$zoo" \
+        >"$work/crawl.json" 2>"$work/crawl.err" || { cat "$work/crawl.err" >&2; exit 1; }
+    awk '{print $1, $2 + $3, $4}' "$work/time.txt"
+}
+sync
+find "$zoo" -type f -print0 | xargs -0 -n 200 head -q -c 131072 >/dev/null  # headers into the page cache (data is a hole)
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+read -r crawl1_s crawl1_cpu crawl1_rss < <(crawl)
+read -r crawl2_s crawl2_cpu crawl2_rss < <(crawl)
+unchanged=$(sed -E 's/.*"files_unchanged": ([0-9]+).*/\1/' "$work/crawl.json")
+sqlite3 "$db" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+n_models=$(sqlite3 "$db" 'SELECT count(*) FROM models')
+n_tensors=$(sqlite3 "$db" 'SELECT count(*) FROM tensors')
+db_bytes=$(stat -c %s "$db")
+printf 'crawl\t%s\t%s\nrecrawl\t%s\t%s\n' "$(echo "$crawl1_s * 1000" | bc)" "$(echo "$crawl1_cpu * 1000" | bc)" \
+    "$(echo "$crawl2_s * 1000" | bc)" "$(echo "$crawl2_cpu * 1000" | bc)" >>"$tsv"
+
+# Wall and CPU (user + sys) ms of SQL with parameters, each a fresh sqlite3 process as a user's
+# one-liner is: the run with the median wall time of three (one run when the first takes over 2 s).
+time_sql() {
+    local params=$1 sql=$2 runs=() t
+    for i in 1 2 3; do
+        t=$(printf '%s\n.timer on\n.once /dev/null\n%s\n' "$params" "$sql" | sqlite3 "$db" |
+            sed -nE 's/^Run Time: real ([0-9.]+) user ([0-9.]+) sys ([0-9.]+)/\1 \2 \3/p' | tail -1 |
+            awk '{printf "%.1f\t%.1f\n", $1 * 1000, ($2 + $3) * 1000}')
+        runs+=("$t")
+        if [ "$i" = 1 ] && [ "$(echo "${t%%$'\t'*} > 2000" | bc)" = 1 ]; then echo "$t"; return; fi
+    done
+    printf '%s\n' "${runs[@]}" | sort -g | sed -n 2p
+}
+
+# Models from the middle of the catalogue: a GGUF quant, two quants of its family,
+# and a checkpoint with its F16 conversion.
+mid=$(sqlite3 "$db" "SELECT model_id FROM models WHERE format = 'gguf' ORDER BY model_id LIMIT 1 OFFSET $n_models / 2")
+mid_family=$(sqlite3 "$db" "SELECT substr(name, 1, length(name) - 7) FROM models WHERE model_id = $mid")
+read -r diff_a diff_b < <(sqlite3 -separator ' ' "$db" "SELECT (SELECT model_id FROM models WHERE name LIKE '$mid_family%' AND name LIKE '%Q4_K_M' ORDER BY model_id LIMIT 1), (SELECT model_id FROM models WHERE name LIKE '$mid_family%' AND name LIKE '%Q6_K' ORDER BY model_id LIMIT 1)")
+read -r rec_source rec_gguf < <(sqlite3 -separator ' ' "$db" "SELECT s.model_id, g.model_id FROM models s JOIN models g ON g.name = s.name || '-F16' WHERE s.format = 'safetensors' ORDER BY s.model_id LIMIT 1 OFFSET (SELECT count(*) / 2 FROM models WHERE format = 'safetensors')")
+
+declare -A report_params=(
+    [policy]=".param set :model $mid"
+    [diff]=".param set :a $diff_a
+.param set :b $diff_b"
+    [reconcile]=".param set :gguf $rec_gguf
+.param set :source $rec_source"
+)
+for view in $(sqlite3 "$db" "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name"); do
+    printf 'view %s\t%s\n' "$view" "$(time_sql "" "SELECT count(*) FROM (SELECT * FROM $view);")" >>"$tsv"
+done
+for f in "$queries"/*.sql; do
+    name=$(basename "$f" .sql)
+    printf 'report %s\t%s\n' "$name" "$(time_sql "${report_params[$name]:-}" "$(cat "$f")")" >>"$tsv"
+done
+
+# What the catalogue's bytes are: pages per table and index.
+dbstat=$(sqlite3 -separator ' | ' "$db" "SELECT name, sum(pgsize), round(100.0 * sum(pgsize) / (SELECT sum(pgsize) FROM dbstat), 1)
+                                          FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 10")
+
+slowest=$(grep -E '^(view|report)' "$tsv" | sort -t$'\t' -k2 -g | tail -1 | cut -f1,2)
+{
+    echo "### $label"
+    echo
+    echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') (load average $load_before at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end) on $(nproc) cores ($(lscpu | sed -nE 's/^Model name: +//p'))," \
+         "$(free -g | awk '/^Mem:/ {print $2}') GiB RAM, SQLite $(sqlite3 --version | cut -d' ' -f1), binary $modelcat, reports from $queries (script at $(cd "$root" && git log -1 --format=%h))."
+    echo
+    echo "- zoo: $zoo_counts; $(du -sh "$zoo" | cut -f1) on disk ($(du -sh --apparent-size "$zoo" | cut -f1) apparent)," \
+         "generated in $(printf "%.1f" "$(cat "$zoo/.seconds")") s"
+    echo "- first crawl (fresh catalogue, page cache warm): **${crawl1_s} s, $(echo "scale=0; $n_models / $crawl1_s" | bc) models/s** (CPU ${crawl1_cpu} s: $(echo "scale=0; $n_models / $crawl1_cpu" | bc) models per CPU second), peak RSS $((crawl1_rss / 1024)) MB"
+    echo "- unchanged re-crawl: **${crawl2_s} s** (CPU ${crawl2_cpu} s; $unchanged files unchanged), peak RSS $((crawl2_rss / 1024)) MB"
+    echo "- catalogue: $n_models models, $n_tensors tensor rows, $db_bytes bytes = **$(echo "$db_bytes / $n_tensors" | bc) bytes per tensor row**"
+    echo "- slowest view or report: ${slowest/$'\t'/ at } ms"
+    echo "- report parameters: policy model=$mid; diff a=$diff_a b=$diff_b; reconcile gguf=$rec_gguf source=$rec_source"
+    echo
+    echo "Pages by table and index (dbstat): name | bytes | %"
+    echo
+    echo '```'
+    echo "$dbstat"
+    echo '```'
+} >"$md"
+
+assemble

@@ -1,0 +1,61 @@
+#pragma once
+// Compares one GGUF tensor with its source tensor, streaming rows in chunks
+// of bounded size: exact (bit for bit, after the exact widening or the
+// round-to-nearest-even narrowing the converter applies) for float types,
+// against a per-type NMSE ceiling for quantized types.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "audit/inputs.hpp"
+#include "audit/result.hpp"
+#include "io/byte_source.hpp"
+#include "io/io_error.hpp"
+
+namespace modelcat::audit {
+
+// The highest NMSE (error energy / signal energy) a quantized type may show
+// and pass; nullopt for float types, which must match exactly.
+std::optional<double> nmse_ceiling(uint32_t ggml_type);
+
+struct ToleranceRow {
+    std::string_view type;
+    double max_nmse;
+};
+std::span<const ToleranceRow> tolerance_table();
+
+// One audit worker's open files (by AuditInputs::files index), opened on first use.
+class FileSet {
+public:
+    explicit FileSet(const AuditInputs& in) : in_(in), open_(in.files.size()) {}
+    io::ByteSource& at(size_t i);
+    uint64_t bytes_read() const;
+    uint64_t requests() const;
+
+private:
+    const AuditInputs& in_;
+    std::vector<std::unique_ptr<io::ByteSource>> open_;
+};
+
+struct PairPlan {
+    const TensorSpan* gguf = nullptr;
+    const TensorSpan* source = nullptr;
+    uint32_t permute_heads = 0;  // q/k: the converter's row permutation with this many heads
+    std::string transform;       // the name transforms (permute_q, tied); the value transform is added
+};
+
+// `sample_rows` = 0 compares every row; otherwise that many GGUF rows at
+// deterministic pseudo-random positions.
+TensorResult compare_pair(const PairPlan& plan, FileSet& files, uint64_t sample_rows);
+
+// A generated tensor's row before any check.
+TensorResult generated_result(const TensorSpan& gguf);
+
+// A generated tensor against values derived from the configuration, within
+// `relative` error each.
+TensorResult compare_generated(const TensorSpan& gguf, FileSet& files, std::span<const double> expected, double relative);
+
+}  // namespace modelcat::audit

@@ -1,0 +1,164 @@
+#include "audit/inputs.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <tuple>
+
+#include "crawl/header_reader.hpp"
+#include "format/checkpoint.hpp"
+#include "format/dequant.hpp"
+#include "format/ggml_types.hpp"
+#include "io/http_file.hpp"
+#include "io/io_error.hpp"
+#include "io/local_file.hpp"
+
+namespace modelcat::audit {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The same error, naming the file it came from (and keeping its offset or JSON path).
+format::FormatError located(const format::FormatError& e, const std::string& location) {
+    if (!e.json_path().empty()) return format::FormatError::at_json_path(e.json_path(), location + ": " + e.what());
+    return format::FormatError(e.offset(), location + ": " + e.what());
+}
+
+// `name` in the folder that holds `location` (a path or a URL).
+std::string sibling(const std::string& location, const std::string& name) {
+    if (is_remote(location)) return location.substr(0, location.rfind('/') + 1) + name;
+    return (fs::path(location).parent_path() / name).string();
+}
+
+// Reads a whole small file or a header, counting bytes and requests; a bad
+// header's error gains the file's location. Returns what `read` returns and
+// the file's size; a remote file's first bytes are kept for the tensor reads.
+template <typename Read>
+auto counted(AuditInputs& in, const std::string& location, Read read) {
+    auto f = open_file(location);
+    try {
+        auto result = read(*f);
+        in.header_bytes_read += f->bytes_read(), in.header_requests += f->requests();
+        auto* http = dynamic_cast<io::HttpFile*>(f.get());
+        return std::make_tuple(std::move(result), f->size(), http ? http->prefix() : std::vector<uint8_t>{});
+    } catch (const format::FormatError& e) {
+        throw located(e, location);
+    }
+}
+
+io::ByteBuffer read_whole(AuditInputs& in, const std::string& location) {
+    return std::get<0>(counted(in, location, [](io::ByteSource& f) {
+        io::ByteBuffer buf;
+        f.read(0, f.size(), buf);
+        return buf;
+    }));
+}
+
+// The header, and the file recorded in `in` (location, size, first bytes).
+format::FileHeader read_file_header(AuditInputs& in, const std::string& location) {
+    auto [h, size, prefix] = counted(in, location, [](io::ByteSource& f) { return crawl::read_header(f, {}); });
+    in.files.push_back(location), in.sizes.push_back(size), in.prefixes.push_back(std::move(prefix));
+    return h;
+}
+
+void add_gguf(AuditInputs& in, const std::string& location) {
+    format::FileHeader h = read_file_header(in, location);
+    if (h.format != format::Format::gguf) throw format::FormatError(0, location + ": not a GGUF file");
+    in.architecture = format::metadata_string(h, "general.architecture").value_or("");
+    for (const auto& t : h.tensors) {
+        TensorSpan s{t.name, t.type_name, t.type_id.value_or(0), false, {t.dims.rbegin(), t.dims.rend()}, t.dims, 0,
+                     h.data_start + t.offset, t.expected_bytes.value_or(t.bytes)};
+        s.known_type = t.type_id && format::find_ggml_type(*t.type_id) && t.expected_bytes;
+        in.gguf.push_back(std::move(s));
+    }
+}
+
+void add_shard(AuditInputs& in, const std::string& location) {
+    size_t file = in.files.size();
+    format::FileHeader h = read_file_header(in, location);
+    if (h.format != format::Format::safetensors) throw format::FormatError(0, location + ": not a safetensors file");
+    for (const auto& t : h.tensors) {
+        auto type = format::ggml_type_of_dtype(t.type_name);
+        in.source.push_back({t.name, t.type_name, type.value_or(0), type.has_value(), t.dims, {}, file,
+                             h.data_start + t.offset, t.bytes});
+    }
+}
+
+// The checkpoint's shard locations and its config.json's, from what SOURCE names.
+std::vector<std::string> shard_locations(AuditInputs& in, const std::string& source, std::string& config) {
+    std::string index;
+    if (source.ends_with(".json")) {
+        index = source;
+    } else if (source.ends_with(".safetensors")) {
+        config = sibling(source, "config.json");
+        return {source};
+    } else {
+        std::string folder = source.ends_with("/") ? source : source + "/";
+        index = folder + "model.safetensors.index.json";
+        if (!is_remote(source) && !fs::exists(index)) {
+            config = folder + "config.json";
+            return {folder + "model.safetensors"};
+        }
+    }
+    config = sibling(index, "config.json");
+    io::ByteBuffer json = read_whole(in, index);
+    std::vector<std::string> shards;
+    try {
+        for (const auto& shard : format::parse_checkpoint_index(json).shards) shards.push_back(sibling(index, shard));
+    } catch (const format::FormatError& e) {
+        throw located(e, index);
+    }
+    return shards;
+}
+
+// hf://owner/repo[@revision][/path] as the Hub's resolve URL under $HF_ENDPOINT
+// (default https://huggingface.co); other locations as they are.
+std::string resolve_hub(const std::string& location) {
+    if (!location.starts_with("hf://")) return location;
+    const char* env = std::getenv("HF_ENDPOINT");
+    std::string endpoint = env && *env ? env : "https://huggingface.co";
+    while (endpoint.ends_with("/")) endpoint.pop_back();
+    std::string rest = location.substr(5);
+    size_t owner_end = rest.find('/');
+    if (owner_end == std::string::npos || owner_end == 0)
+        throw io::IoError(location + ": expected hf://owner/repo[@revision][/path]");
+    size_t repo_end = std::min(rest.find('/', owner_end + 1), rest.size());
+    std::string repo = rest.substr(0, repo_end), revision = "main";
+    if (size_t at = repo.find('@'); at != std::string::npos) revision = repo.substr(at + 1), repo.resize(at);
+    return endpoint + "/" + repo + "/resolve/" + revision + rest.substr(repo_end);
+}
+
+}  // namespace
+
+bool is_remote(const std::string& location) {
+    return location.starts_with("http://") || location.starts_with("https://");
+}
+
+std::unique_ptr<io::ByteSource> open_file(const std::string& location, std::optional<uint64_t> size,
+                                          std::vector<uint8_t> prefix) {
+    if (is_remote(location)) return std::make_unique<io::HttpFile>(location, io::HttpOptions{}, size, std::move(prefix));
+    return std::make_unique<io::LocalFile>(location);
+}
+
+uint64_t TensorSpan::elements() const {
+    uint64_t n = 1;
+    for (uint64_t d : shape) n *= d;
+    return n;
+}
+
+AuditInputs open_inputs(const std::string& gguf, const std::string& source) {
+    AuditInputs in;
+    add_gguf(in, resolve_hub(gguf));
+    std::string config;
+    for (const auto& s : shard_locations(in, resolve_hub(source), config)) add_shard(in, s);
+    io::ByteBuffer json = read_whole(in, config);
+    try {
+        in.config = format::parse_model_architecture(json);
+    } catch (const format::FormatError& e) {
+        throw located(e, config);
+    }
+    return in;
+}
+
+}  // namespace modelcat::audit

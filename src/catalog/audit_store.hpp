@@ -1,0 +1,20 @@
+#pragma once
+// Conversion audits in the catalogue: the name map they pair tensors by, and
+// their records (schema/007_audit.sql).
+#include <SQLiteCpp/Database.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "audit/result.hpp"
+
+namespace modelcat::catalog {
+
+// tensor_name_map rows of one architecture: source kind -> GGUF kind.
+std::map<std::string, std::string> tensor_name_map(SQLite::Database& db, const std::string& architecture);
+
+// Writes the audit and its tensors in one transaction; returns audit_id.
+int64_t store_audit(SQLite::Database& db, const audit::AuditResult& result);
+
+}  // namespace modelcat::catalog

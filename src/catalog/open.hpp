@@ -1,0 +1,23 @@
+#pragma once
+// Opening a catalogue without writing to it, and the schema version checks
+// shared with migration.
+#include <SQLiteCpp/Database.h>
+
+#include <string>
+
+namespace modelcat::catalog {
+
+inline constexpr int kBusyTimeoutMs = 30'000;
+
+// Throws when `version` is newer than this build's schema.
+void check_schema_not_newer(const std::string& path, int version);
+
+// Throws "no catalogue at PATH (run modelcat crawl first)" unless `path` is a file.
+void require_catalogue_file(const std::string& path);
+
+// The existing catalogue at `path`, read-only (SQLite's mode=ro): throws "no
+// catalogue at PATH" when missing, and names `modelcat migrate` when its
+// schema is older than this build's.
+SQLite::Database open_database_read_only(const std::string& path);
+
+}  // namespace modelcat::catalog

@@ -1,0 +1,65 @@
+#include "catalog/report_params.hpp"
+
+#include <SQLiteCpp/Statement.h>
+
+#include <sstream>
+#include <stdexcept>
+
+namespace modelcat::catalog {
+
+std::vector<ParamSpec> declared_params(const std::string& sql) {
+    std::vector<ParamSpec> out;
+    std::istringstream in(sql);
+    for (std::string line; std::getline(in, line);) {
+        if (!line.starts_with("-- @param ")) continue;
+        std::istringstream words(line.substr(10));
+        ParamSpec p;
+        words >> p.name;
+        if (p.name.starts_with(":")) p.name.erase(0, 1);
+        for (std::string w; words >> w;) {
+            if (w == "model") p.model = true;
+            else if (w == "required") p.required = true;
+            else throw std::runtime_error("report header: unknown word '" + w + "' in '" + line + "' (expected model or required)");
+        }
+        out.push_back(p);
+    }
+    return out;
+}
+
+int64_t resolve_model_ref(SQLite::Database& db, const std::string& ref) {
+    SQLite::Statement st(db,
+                         "SELECT model_id, name, location, trim(iif(CAST(model_id AS TEXT) = ?1, 'model_id ', '') ||"
+                         " iif(name = ?1, 'name ', '') || iif(location = ?1, 'location', ''))"
+                         " FROM models WHERE CAST(model_id AS TEXT) = ?1 OR name = ?1 OR location = ?1 ORDER BY model_id");
+    st.bind(1, ref);
+    std::vector<int64_t> ids;
+    std::string candidates;
+    while (st.executeStep()) {
+        ids.push_back(st.getColumn(0).getInt64());
+        candidates += "\n  model_id " + st.getColumn(0).getString() + "  name " + st.getColumn(1).getString() + "  location " +
+                      st.getColumn(2).getString() + "  (matches its " + st.getColumn(3).getString() + ")";
+    }
+    if (ids.empty())
+        throw std::runtime_error("no catalogued model '" + ref + "' (give a model_id, name or location; `modelcat query quant_summary` lists them)");
+    if (ids.size() > 1)
+        throw std::runtime_error("model reference '" + ref + "' is ambiguous: " + std::to_string(ids.size()) +
+                                 " models match it" + candidates + "\ngive one of their locations instead");
+    return ids.front();
+}
+
+std::map<std::string, std::string> resolve_report_params(SQLite::Database& db, const std::string& report,
+                                                         const std::string& sql, std::map<std::string, std::string> params) {
+    for (const ParamSpec& p : declared_params(sql)) {
+        auto it = params.find(p.name);
+        if (it == params.end()) {
+            if (p.required)
+                throw std::runtime_error("report '" + report + "' needs -p " + p.name + "=" +
+                                         (p.model ? "MODEL (a model_id, name or location)" : "VALUE"));
+            continue;
+        }
+        if (p.model) it->second = std::to_string(resolve_model_ref(db, it->second));
+    }
+    return params;
+}
+
+}  // namespace modelcat::catalog

@@ -1,0 +1,50 @@
+#pragma once
+// A small Llama-3-style checkpoint with real pseudo-random BF16 values (two
+// shards, index, config.json with llama3 rope scaling, GQA) and its GGUF
+// conversions written the way llama.cpp's convert_hf_to_gguf.py writes them:
+// names mapped, ne = the shape reversed, q/k rows permuted (LlamaModel.permute),
+// 1-D tensors widened to F32, rope_freqs.weight generated. Defects can be
+// planted, each in a known tensor, for the audit's negative tests.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace modelcat::kit {
+
+struct LlamaShape {
+    uint32_t layers = 3, hidden = 256, heads = 8, kv_heads = 2, ffn = 512, vocab = 512;
+    bool tied = false;  // tie_word_embeddings: no lm_head.weight, no output.weight
+    std::string source_dtype = "BF16";  // or "F32": a BF16 conversion then rounds to nearest even
+    uint64_t seed = 1;
+    uint32_t head_dim() const { return hidden / heads; }
+};
+
+enum class ConversionDefect {
+    none,
+    changed_element,    // blk.1.attn_v.weight: source row 5, column 7 altered
+    unpermuted_q,       // blk.0.attn_q.weight stored in the source's row order
+    unpermuted_k,       // blk.0.attn_k.weight likewise
+    swapped_layers,     // blk.0.ffn_up.weight and blk.1.ffn_up.weight hold each other's values
+    missing_tensor,     // blk.1.ffn_down.weight left out
+    unscaled_rope,      // rope_freqs.weight without the llama3 scaling (all factors 1)
+    transposed,         // blk.0.ffn_gate.weight stored transposed (ne = the source shape)
+    transposed_square,  // blk.0.attn_output.weight stored transposed (same ne)
+};
+
+struct ConversionOptions {
+    uint32_t matrix_type = 30;  // ggml type of 2-D tensors: BF16 (30), Q8_0 (8), Q4_K (12); others get zero blocks
+    ConversionDefect defect = ConversionDefect::none;
+};
+
+// The tensor each defect touches (GGUF name), "" for none.
+std::string defect_tensor(ConversionDefect d);
+
+// Writes model-00001-of-00002.safetensors, model-00002-of-00002.safetensors,
+// model.safetensors.index.json and config.json into `dir`; returns their paths.
+std::vector<std::filesystem::path> write_llama_checkpoint(const std::filesystem::path& dir, const LlamaShape& shape);
+
+// Writes the GGUF conversion of that checkpoint to `path`.
+void write_llama_conversion(const std::filesystem::path& path, const LlamaShape& shape, const ConversionOptions& options);
+
+}  // namespace modelcat::kit

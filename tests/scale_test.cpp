@@ -1,0 +1,262 @@
+// The catalogue at scale: the summaries written at crawl time (schema 006) equal
+// what the views of schema 2-3 computed, a catalogue of the older schema is
+// migrated to the same rows, and no per-model report or view lookup scans all
+// of `tensors` or `metadata` (EXPLAIN QUERY PLAN).
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <set>
+#include <utility>
+
+#include "catalog/catalog.hpp"
+#include "catalog/embedded_sql.hpp"
+#include "catalog/query.hpp"
+#include "crawl/crawler.hpp"
+#include "kit/llama31.hpp"
+#include "kit/zoo.hpp"
+#include "support.hpp"
+
+using namespace modelcat;
+
+namespace {
+
+// The views as schema versions 2-3 defined them: the reference for the precomputed rows.
+const std::string kOldPolicyMap = R"(
+SELECT t.model_id, t.kind AS tensor_kind, t.type_id, t.type_name, count(*) AS tensors,
+       (SELECT group_concat(layer, ',')
+          FROM (SELECT t2.layer FROM tensors t2
+                 WHERE t2.model_id = t.model_id AND t2.kind = t.kind AND t2.type_name = t.type_name
+                   AND t2.layer IS NOT NULL ORDER BY t2.layer)) AS layers
+  FROM tensors t
+ GROUP BY t.model_id, t.kind, t.type_id, t.type_name)";
+
+const std::string kOldMajority = R"(
+SELECT model_id, type_id, type_name
+  FROM (SELECT c.model_id, c.type_id, c.type_name,
+               row_number() OVER (PARTITION BY c.model_id
+                                  ORDER BY c.tensors DESC, c.params DESC, c.type_id, c.type_name) AS rank
+          FROM census c WHERE c.type_name <> 'F32')
+ WHERE rank = 1)";
+
+const std::string kOldCensus = R"(
+SELECT m.model_id, (SELECT group_concat(k, ' ')
+          FROM (SELECT coalesce(CAST(c.type_id AS TEXT), c.type_name) || ':' || c.tensors AS k
+                  FROM census c WHERE c.model_id = m.model_id ORDER BY c.params DESC, c.type_id, c.type_name))
+  FROM models m)";
+
+const std::string kOldBlockCount = R"(
+SELECT m.model_id, (SELECT md.value FROM metadata md
+                     WHERE md.model_id = m.model_id AND md.key = m.architecture || '.block_count')
+  FROM models m)";
+
+const std::string kOldDeviations = "SELECT p.model_id, m.name, mj.type_name, p.type_id, p.type_name, p.tensor_kind, "
+                                   "p.layers, p.tensors FROM (" + kOldPolicyMap + ") p JOIN models m USING (model_id) "
+                                   "JOIN (" + kOldMajority + ") mj USING (model_id) "
+                                   "WHERE p.type_name <> mj.type_name AND p.type_name <> 'F32'";
+
+const std::string kOldSameFileType = R"(
+SELECT g.architecture, g.file_type, f.name, count(*), count(DISTINCT g.policy_hash),
+       group_concat(g.model_id, ','), group_concat(g.name, ',')
+  FROM (SELECT m.*, (SELECT md.value FROM metadata md
+                      WHERE md.model_id = m.model_id AND md.key = m.architecture || '.block_count') AS bc
+          FROM models m WHERE m.file_type IS NOT NULL ORDER BY m.model_id) g
+  LEFT JOIN file_type_names f ON f.file_type = g.file_type
+ GROUP BY g.architecture, g.bc, g.file_type
+HAVING count(DISTINCT g.policy_hash) > 1)";
+
+// Every row of `sql` as one "|"-joined string ("NULL" for NULL), sorted.
+std::multiset<std::string> rows(SQLite::Database& db, const std::string& sql) {
+    SQLite::Statement st(db, sql);
+    std::multiset<std::string> out;
+    while (st.executeStep()) {
+        std::string line;
+        for (int i = 0; i < st.getColumnCount(); ++i)
+            line += (i ? "|" : "") + (st.getColumn(i).isNull() ? std::string("NULL") : st.getColumn(i).getString());
+        out.insert(line);
+    }
+    return out;
+}
+
+// The Llama 3.1 8B lineup, its BF16 checkpoint and GGUF conversion, and a small
+// zoo (six architectures, split sets, a checkpoint, three uploaders' policies).
+class ScaleCatalogue : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        dir_ = new test::TempDir();
+        kit::write_llama31_store(dir_->path());
+        zoo_ = kit::write_zoo(dir_->path() / "zoo", 100);  // six families: every architecture
+        catalog_ = new catalog::Catalog((dir_->path() / "catalog.db").string());
+        report_ = crawl::run_crawl(*catalog_, inputs(), {});
+    }
+    static void TearDownTestSuite() {
+        delete catalog_;
+        delete dir_;
+    }
+    static std::vector<std::string> inputs() {
+        return {(dir_->path() / "lineup").string(), (dir_->path() / "source").string(), (dir_->path() / "zoo").string()};
+    }
+    static SQLite::Database& db() { return catalog_->db(); }
+    static std::string one(const std::string& sql) { return *rows(db(), sql).begin(); }
+
+    static inline test::TempDir* dir_;
+    static inline catalog::Catalog* catalog_;
+    static inline crawl::CrawlReport report_;
+    static inline kit::ZooCounts zoo_;
+};
+
+TEST_F(ScaleCatalogue, CrawlsTheZooWhole) {
+    EXPECT_TRUE(report_.failures.empty());
+    EXPECT_EQ(one("SELECT count(*) FROM models"), std::to_string(10 + zoo_.models));
+    EXPECT_GE(zoo_.split_sets, 1u);
+    EXPECT_GE(zoo_.checkpoints, 1u);
+    EXPECT_GE(zoo_.hard_links, 1u);
+    EXPECT_EQ(one("SELECT count(DISTINCT architecture) FROM models"), "6");
+}
+
+TEST_F(ScaleCatalogue, PrecomputedRowsEqualWhatTheOldViewsComputed) {
+    EXPECT_EQ(rows(db(), "SELECT * FROM policy_map"), rows(db(), kOldPolicyMap));
+    EXPECT_EQ(rows(db(), "SELECT * FROM model_majority_type"), rows(db(), kOldMajority));
+    EXPECT_EQ(rows(db(), "SELECT model_id, census FROM quant_summary"), rows(db(), kOldCensus));
+    EXPECT_EQ(rows(db(), "SELECT model_id, block_count FROM models"), rows(db(), kOldBlockCount));
+    EXPECT_EQ(rows(db(), "SELECT * FROM policy_deviations"), rows(db(), kOldDeviations));
+    EXPECT_EQ(rows(db(), "SELECT * FROM same_file_type_different_policy"), rows(db(), kOldSameFileType));
+    // and they are not trivially empty
+    EXPECT_GT(std::stoll(one("SELECT count(*) FROM policy_deviations")), 100);
+    EXPECT_GT(std::stoll(one("SELECT count(*) FROM same_file_type_different_policy")), 3);
+}
+
+TEST_F(ScaleCatalogue, LineupSummariesAreTheSeedsFacts) {
+    const std::string q4km = "(SELECT model_id FROM models WHERE name = 'Meta-Llama-3.1-8B-Instruct-Q4_K_M')";
+    EXPECT_EQ(one("SELECT block_count || ' ' || majority_type_id || ' ' || majority_type_name || ' ' || census"
+                  " FROM models WHERE model_id = " + q4km),
+              "32 12 Q4_K 12:193 14:33 0:66");
+    EXPECT_EQ(one("SELECT layers FROM policy_layers WHERE tensor_kind = 'ffn_down.weight' AND type_name = 'Q6_K'"
+                  " AND model_id = " + q4km),
+              "0,1,2,3,6,10,13,16,19,21,24,27,28,29,30,31");
+    EXPECT_EQ(one("SELECT majority_type_name || ' ' || census || ' ' || coalesce(block_count, 'NULL') FROM models"
+                  " WHERE format = 'safetensors' AND name = 'Meta-Llama-3.1-8B-Instruct'"),
+              "BF16 BF16:291 NULL");
+}
+
+TEST_F(ScaleCatalogue, ReReadModelsKeepOneSetOfSummaryRows) {
+    const auto before = rows(db(), "SELECT * FROM policy_layers");
+    crawl::CrawlOptions force;
+    force.force = true;
+    crawl::run_crawl(*catalog_, {(dir_->path() / "lineup").string()}, force);
+    EXPECT_EQ(rows(db(), "SELECT * FROM policy_layers"), before);
+    EXPECT_EQ(rows(db(), "SELECT * FROM policy_map"), rows(db(), kOldPolicyMap));
+}
+
+// Applies the migrations before 006_scale to a fresh database, copies the
+// crawled rows into it, and opens it with this build: the migration must fill
+// the summaries exactly as the crawl wrote them.
+TEST_F(ScaleCatalogue, OlderCatalogueIsMigratedToTheSameSummaries) {
+    const std::string old_path = (dir_->path() / "older.db").string();
+    {
+        SQLite::Database old(old_path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+        int version = 0;
+        for (const auto& m : catalog::schema_migrations()) {
+            if (m.name.ends_with("_scale")) break;
+            old.exec(std::string(m.sql));
+            ++version;
+        }
+        old.exec("ATTACH '" + (dir_->path() / "catalog.db").string() + "' AS fresh");
+        for (const char* table : {"crawls", "models", "files", "metadata", "tensors", "census"}) {
+            std::string cols;
+            SQLite::Statement info(old, std::string("SELECT name FROM pragma_table_info('") + table + "', 'main')");
+            while (info.executeStep()) cols += (cols.empty() ? "" : ", ") + info.getColumn(0).getString();
+            old.exec(std::string("INSERT INTO main.") + table + " (" + cols + ") SELECT " + cols + " FROM fresh." + table);
+        }
+        old.exec("DETACH fresh");
+        old.exec("PRAGMA user_version = " + std::to_string(version));
+    }
+    catalog::Catalog migrated(old_path);
+    for (const std::string sql : {"SELECT * FROM policy_layers",
+                                  "SELECT model_id, block_count, majority_type_id, majority_type_name, census FROM models"})
+        EXPECT_EQ(rows(migrated.db(), sql), rows(db(), sql)) << sql;
+}
+
+std::string upper(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return s;
+}
+
+// The SQL's words (identifiers and keywords), upper-cased, in order.
+std::vector<std::string> words(const std::string& sql) {
+    std::vector<std::string> out;
+    std::string w;
+    for (char c : sql + " ") {
+        if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') w += c;
+        else if (!w.empty()) out.push_back(upper(std::exchange(w, "")));
+    }
+    return out;
+}
+
+// Names that stand for `tensors` or `metadata` in a plan: the tables and every alias given to
+// them in the statement or in any view (a word after the table name, AS skipped, not a keyword).
+std::set<std::string> scanned_names(SQLite::Database& db, const std::string& sql) {
+    std::string all = sql;
+    SQLite::Statement views(db, "SELECT sql FROM sqlite_schema WHERE type = 'view'");
+    while (views.executeStep()) all += "\n" + views.getColumn(0).getString();
+    static const std::set<std::string> keywords{"WHERE", "JOIN", "ON", "USING", "GROUP", "ORDER", "LEFT", "WINDOW",
+                                                "LIMIT", "UNION", "INNER", "CROSS", "FROM", "AS"};
+    std::set<std::string> out{"TENSORS", "METADATA"};
+    const std::vector<std::string> w = words(all);
+    for (size_t i = 0; i + 1 < w.size(); ++i) {
+        if (w[i] != "TENSORS" && w[i] != "METADATA") continue;
+        const size_t a = w[i + 1] == "AS" && i + 2 < w.size() ? i + 2 : i + 1;
+        if (!keywords.count(w[a])) out.insert(w[a]);
+    }
+    return out;
+}
+
+// Plan lines that read the whole of tensors or metadata (with or without an index).
+std::vector<std::string> full_scans(SQLite::Database& db, const std::string& sql,
+                                    const std::map<std::string, std::string>& params) {
+    SQLite::Statement st(db, "EXPLAIN QUERY PLAN " + sql);
+    for (const auto& [k, v] : params) st.bind(":" + k, v);
+    const std::set<std::string> names = scanned_names(db, sql);
+    std::vector<std::string> out;
+    while (st.executeStep()) {
+        const std::string detail = st.getColumn(3).getString();
+        if (detail.rfind("SCAN ", 0) != 0) continue;
+        if (names.count(upper(detail.substr(5, detail.find(' ', 5) - 5)))) out.push_back(detail);
+    }
+    return out;
+}
+
+TEST_F(ScaleCatalogue, PlannerCatchesAFullScan) {  // the check itself finds what it looks for
+    EXPECT_EQ(full_scans(db(), "SELECT * FROM tensors t WHERE t.kind = 'x'", {}).size(), 1u);
+    EXPECT_EQ(full_scans(db(), "SELECT * FROM metadata WHERE value = 1", {}).size(), 1u);
+    EXPECT_TRUE(full_scans(db(), "SELECT * FROM tensors WHERE model_id = 3", {}).empty());
+}
+
+TEST_F(ScaleCatalogue, PerModelReportsNeverScanTensorsOrMetadata) {
+    const std::string q4km = one("SELECT model_id FROM models WHERE name = 'Meta-Llama-3.1-8B-Instruct-Q4_K_M'");
+    const std::string q4kl = one("SELECT model_id FROM models WHERE name = 'Meta-Llama-3.1-8B-Instruct-Q4_K_L'");
+    const std::map<std::string, std::map<std::string, std::string>> reports{
+        {"policy", {{"model", q4km}}},
+        {"diff", {{"a", q4km}, {"b", q4kl}}},
+        {"reconcile", {{"gguf", "Meta-Llama-3.1-8B-Instruct-BF16"}, {"source", "Meta-Llama-3.1-8B-Instruct"}}},
+    };
+    for (const auto& [name, params] : reports) {
+        EXPECT_EQ(full_scans(db(), *catalog::bundled_query(name), params), std::vector<std::string>{}) << name;
+        EXPECT_FALSE(catalog::run_query(db(), *catalog::bundled_query(name), params).rows.empty()) << name;
+    }
+}
+
+TEST_F(ScaleCatalogue, PerModelViewLookupsNeverScanTensorsOrMetadata) {
+    SQLite::Statement views(db(), "SELECT v.name FROM sqlite_schema v WHERE v.type = 'view'"
+                                  " AND EXISTS (SELECT 1 FROM pragma_table_info(v.name) c WHERE c.name = 'model_id')");
+    std::vector<std::string> checked;
+    while (views.executeStep()) {
+        const std::string view = views.getColumn(0).getString();
+        const std::string sql = "SELECT * FROM " + view + " WHERE model_id = :id";
+        EXPECT_EQ(full_scans(db(), sql, {{"id", "7"}}), std::vector<std::string>{}) << view;
+        checked.push_back(view);
+    }
+    EXPECT_GE(checked.size(), 6u);  // quant_summary, type_census, policy_map, model_majority_type, policy_deviations, model_refs
+}
+
+}  // namespace
