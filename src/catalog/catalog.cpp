@@ -92,11 +92,14 @@ void Catalog::finish_crawl(int64_t crawl_id, const CrawlTotals& t) {
     SQLite::Statement st(db_,
                          "UPDATE crawls SET finished_at = " + kNow +
                              ", files_ok = ?, files_failed = ?, tensors = ?, bytes_read = ?, requests = ?, seconds = ?,"
-                             " files_new = ?, files_changed = ?, files_unchanged = ?, files_gone = ? WHERE crawl_id = ?");
+                             " files_new = ?, files_changed = ?, files_unchanged = ?, files_gone = ?, api_calls = ?,"
+                             " resolver_calls = ?, storage_reads = ?, status = ? WHERE crawl_id = ?");
     int i = 1;
     for (uint64_t v : {t.files_ok(), t.files_failed, t.tensors, t.bytes_read, t.requests}) st.bind(i++, static_cast<int64_t>(v));
     st.bind(i++, t.seconds);
-    for (uint64_t v : {t.files_new, t.files_changed, t.files_unchanged, t.files_gone}) st.bind(i++, static_cast<int64_t>(v));
+    for (uint64_t v : {t.files_new, t.files_changed, t.files_unchanged, t.files_gone, t.api_calls, t.resolver_calls, t.storage_reads})
+        st.bind(i++, static_cast<int64_t>(v));
+    st.bind(i++, t.interrupted ? "interrupted" : "finished");
     st.bind(i, crawl_id);
     st.exec();
 }
@@ -110,7 +113,7 @@ SQLite::Statement& Catalog::prepared(std::unique_ptr<SQLite::Statement>& st, con
 
 std::optional<StoredFile> Catalog::stored_file(const std::string& location) {
     SQLite::Statement& st = prepared(stored_file_, "SELECT model_id, size, mtime_ns, inode, device, iif(reread, 'reread', status),"
-                                                   " etag, sha256 FROM files WHERE location = ?");
+                                                   " etag, sha256, xet_hash FROM files WHERE location = ?");
     st.bind(1, location);
     if (!st.executeStep()) {
         st.reset();
@@ -125,6 +128,7 @@ std::optional<StoredFile> Catalog::stored_file(const std::string& location) {
     f.status = st.getColumn(5).getString();
     if (!st.getColumn(6).isNull()) f.etag = st.getColumn(6).getString();
     if (!st.getColumn(7).isNull()) f.sha256 = st.getColumn(7).getString();
+    if (!st.getColumn(8).isNull()) f.xet_hash = st.getColumn(8).getString();
     st.reset();  // an open read would pin this connection's snapshot and fail its next write
     return f;
 }

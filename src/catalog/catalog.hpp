@@ -23,12 +23,14 @@ struct StoredFile {
     uint64_t size = 0;
     std::optional<int64_t> mtime_ns;
     std::optional<uint64_t> inode, device;
-    std::optional<std::string> etag, sha256;
+    std::optional<std::string> etag, sha256, xet_hash;
 };
 
 struct CrawlTotals {
     uint64_t files_new = 0, files_changed = 0, files_unchanged = 0, files_gone = 0, files_failed = 0;
     uint64_t tensors = 0, bytes_read = 0, requests = 0;
+    uint64_t api_calls = 0, resolver_calls = 0, storage_reads = 0;  // requests by the Hub budget they spend
+    bool interrupted = false;  // stopped by a signal or --deadline before every model was done
     double seconds = 0;
     uint64_t files_ok() const { return files_new + files_changed; }  // read and catalogued (crawls.files_ok)
 };

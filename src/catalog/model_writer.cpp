@@ -15,10 +15,11 @@ ModelWriter::ModelWriter(SQLite::Database& db)
       file_(db, "INSERT INTO files (model_id, location, role, shard, format, version, endianness, size, header_bytes,"
                 " data_start, alignment, kv_count, tensor_count, bytes_read, requests, read_ms, mtime_ns, inode, device,"
                 " header_hash, status, crawl_id, checked_crawl_id, etag, last_modified, sha256, final_url, http_status,"
-                " revision, ggml_refusals) VALUES (:model_id, :location, :role, :shard, :format, :version, :endianness,"
-                " :size, :header_bytes, :data_start, :alignment, :kv_count, :tensor_count, :bytes_read, :requests,"
-                " :read_ms, :mtime_ns, :inode, :device, :header_hash, 'ok', :crawl_id, :crawl_id, :etag, :last_modified,"
-                " :sha256, :final_url, :http_status, :revision, :ggml_refusals)"),
+                " revision, ggml_refusals, xet_hash, resolver_calls, storage_reads) VALUES (:model_id, :location, :role,"
+                " :shard, :format, :version, :endianness, :size, :header_bytes, :data_start, :alignment, :kv_count,"
+                " :tensor_count, :bytes_read, :requests, :read_ms, :mtime_ns, :inode, :device, :header_hash, 'ok',"
+                " :crawl_id, :crawl_id, :etag, :last_modified, :sha256, :final_url, :http_status, :revision,"
+                " :ggml_refusals, :xet_hash, :resolver_calls, :storage_reads)"),
       metadata_(db, "INSERT OR IGNORE INTO metadata (model_id, file_id, key, value_type, value, array_type, array_length,"
                     " array_bytes, array_hash, offset) VALUES (:model_id, :file_id, :key, :value_type, :value,"
                     " :array_type, :array_length, :array_bytes, :array_hash, :offset)"),
@@ -167,6 +168,9 @@ int64_t ModelWriter::insert_file(int64_t crawl_id, int64_t model_id, const FileR
     bind_optional(st, ":revision", f.revision);
     bind_optional(st, ":ggml_refusals",
                   f.ggml_refusals ? std::optional<int64_t>(static_cast<int64_t>(f.ggml_refusals->size())) : std::nullopt);
+    bind_optional(st, ":xet_hash", f.xet_hash);
+    bind_optional(st, ":resolver_calls", f.resolver_calls);
+    bind_optional(st, ":storage_reads", f.storage_reads);
     st.exec();
     st.reset();
     return db_.getLastInsertRowid();

@@ -38,8 +38,8 @@ struct FileRow {
     double read_ms = 0;
     std::optional<int64_t> mtime_ns, inode, device;
     std::optional<std::string> header_hash;
-    std::optional<std::string> etag, last_modified, sha256, final_url, revision;
-    std::optional<int64_t> http_status;
+    std::optional<std::string> etag, last_modified, sha256, xet_hash, final_url, revision;
+    std::optional<int64_t> http_status, resolver_calls, storage_reads;  // remote files: requests by Hub budget
     std::vector<format::MetadataEntry> metadata;
     std::vector<TensorRow> tensors;
     std::vector<format::Warning> warnings;

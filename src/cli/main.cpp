@@ -26,6 +26,7 @@
 #include "cli/progress.hpp"
 #include "cli/show.hpp"
 #include "cli/terminal.hpp"
+#include "cli/stop.hpp"
 #include "crawl/crawler.hpp"
 #include "crawl/file_reader.hpp"
 #include "crawl/inputs.hpp"
@@ -36,6 +37,7 @@ using namespace modelcat;
 namespace {
 
 constexpr int kExitOk = 0, kExitSomeFailed = 1, kExitUsage = 2;
+constexpr int kExitSignalBase = 128;  // the shell's convention: 130 after SIGINT, 143 after SIGTERM
 
 std::string default_db() {
     const char* env = std::getenv("MODELCAT_DB");
@@ -48,7 +50,7 @@ struct CrawlFlags {
     unsigned jobs = 16, per_host = 6;
     format::Limits limits;
     double max_requests_per_minute = 0;
-    std::string hf_endpoint, token_file;
+    std::string hf_endpoint, token_file, deadline;
 };
 
 // The Hub token: --token-file, else HF_TOKEN. Never printed, never stored.
@@ -94,6 +96,11 @@ int run_crawl_command(const std::string& db_path, std::vector<std::string> input
         }
         return kExitOk;
     }
+    std::optional<double> deadline_s;
+    if (!flags.deadline.empty() && !(deadline_s = cli::parse_duration(flags.deadline))) {
+        std::cerr << "modelcat crawl: --deadline " << flags.deadline << ": expected a duration such as 90s, 45m, 8h or 1h30m\n";
+        return kExitUsage;
+    }
     cli::CrawlDisplay display(flags.quiet, ::isatty(STDERR_FILENO) != 0);
     crawl::CrawlOptions options;
     options.force = flags.force;
@@ -109,8 +116,15 @@ int run_crawl_command(const std::string& db_path, std::vector<std::string> input
     while (options.hf_endpoint.ends_with("/")) options.hf_endpoint.pop_back();
     options.on_model = [&](const crawl::ModelOutcome& o) { display.model_done(o); };
     options.on_progress = [&](const crawl::CrawlProgress& p) { display.progress(p); };
+    options.http.on_budget_wait = [&](const std::string& host, const std::string& budget, double s) {
+        display.budget_wait(host, budget, s);
+    };
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(deadline_s.value_or(0));
+    options.should_stop = [&] { return cli::stop_signal() != 0 || (deadline_s && std::chrono::steady_clock::now() >= until); };
+    cli::install_stop_handlers();
     crawl::CrawlReport rep = crawl::run_crawl(cat, inputs, options);
     display.finish(rep, flags.json_summary);
+    if (int sig = cli::stop_signal()) return kExitSignalBase + sig;
     return rep.totals.files_failed ? kExitSomeFailed : kExitOk;
 }
 
@@ -218,6 +232,8 @@ CLI::App* add_crawl(CLI::App& app, std::string& db, std::vector<std::string>& in
                     "space requests out (the Hub allows 3,000 per 5 minutes anonymously)");
     cmd->add_option("--hf-endpoint", f.hf_endpoint, "Hub endpoint for hf:// inputs (default $HF_ENDPOINT or https://huggingface.co)");
     add_crawl_limits(cmd, f.limits);
+    cmd->add_option("--deadline", f.deadline,
+                    "start no model after this long (90s, 45m, 8h); those in flight finish, the next crawl resumes");
     cmd->add_option("--token-file", f.token_file, "file holding the Hub token (default $HF_TOKEN); sent to the Hub endpoint only");
     cmd->add_option("inputs", inputs, "files, directories, http(s):// URLs, hf://owner/repo[@rev][/glob]");
     return cmd;

@@ -45,10 +45,19 @@ void CrawlDisplay::progress(const crawl::CrawlProgress& p) {
     const auto& t = *p.totals;
     double rate = p.seconds > 0 ? t.bytes_read / p.seconds : 0;
     double eta = p.done ? p.seconds / p.done * (p.total - p.done) : 0;
-    std::fprintf(stderr, "\r\033[K[%llu/%llu models] %s read in %llu requests, %llu errors, %s/s, ETA %.0f s",
+    std::fprintf(stderr,
+                 "\r\033[K[%llu/%llu models] %s read in %llu requests (%llu api, %llu resolver, %llu storage), %llu errors, "
+                 "%s/s, ETA %.0f s",
                  (unsigned long long)p.done, (unsigned long long)p.total, human_bytes(t.bytes_read).c_str(),
-                 (unsigned long long)t.requests, (unsigned long long)t.files_failed, human_bytes(rate).c_str(), eta);
+                 (unsigned long long)t.requests, (unsigned long long)t.api_calls, (unsigned long long)t.resolver_calls,
+                 (unsigned long long)t.storage_reads, (unsigned long long)t.files_failed, human_bytes(rate).c_str(), eta);
     line_shown_ = true;
+}
+
+void CrawlDisplay::budget_wait(const std::string& host, const std::string& budget, double seconds) {
+    if (quiet_) return;
+    clear_line();
+    std::fprintf(stderr, "%s: the \"%s\" budget is spent; waiting %.0f s for it to reset\n", host.c_str(), budget.c_str(), seconds);
 }
 
 void CrawlDisplay::finish(const crawl::CrawlReport& r, bool json_summary) {
@@ -56,11 +65,12 @@ void CrawlDisplay::finish(const crawl::CrawlReport& r, bool json_summary) {
     const auto& t = r.totals;
     std::fprintf(stderr,
                  "crawl %lld: %llu files ok (%llu new, %llu changed), %llu unchanged, %llu gone, %llu failed, "
-                 "%llu tensors, %llu bytes read in %llu reads, %.2f s\n",
+                 "%llu tensors, %llu bytes read in %llu reads (HTTP: %llu api, %llu resolver, %llu storage), %.2f s%s\n",
                  (long long)r.crawl_id, (unsigned long long)t.files_ok(), (unsigned long long)t.files_new,
                  (unsigned long long)t.files_changed, (unsigned long long)t.files_unchanged, (unsigned long long)t.files_gone,
                  (unsigned long long)t.files_failed, (unsigned long long)t.tensors, (unsigned long long)t.bytes_read,
-                 (unsigned long long)t.requests, t.seconds);
+                 (unsigned long long)t.requests, (unsigned long long)t.api_calls, (unsigned long long)t.resolver_calls,
+                 (unsigned long long)t.storage_reads, t.seconds, t.interrupted ? ", interrupted" : "");
     if (!json_summary) return;
     std::string j = "{\"crawl_id\": " + std::to_string(r.crawl_id);
     auto field = [&](const char* k, uint64_t v) { j += std::string(", \"") + k + "\": " + std::to_string(v); };
@@ -73,6 +83,10 @@ void CrawlDisplay::finish(const crawl::CrawlReport& r, bool json_summary) {
     field("tensors", t.tensors);
     field("bytes_read", t.bytes_read);
     field("requests", t.requests);
+    field("api_calls", t.api_calls);
+    field("resolver_calls", t.resolver_calls);
+    field("storage_reads", t.storage_reads);
+    j += std::string(", \"interrupted\": ") + (t.interrupted ? "true" : "false");
     j += ", \"seconds\": " + format::json_number(t.seconds) + ", \"failures\": [";
     for (size_t i = 0; i < r.failures.size(); ++i) {
         const auto& f = r.failures[i];

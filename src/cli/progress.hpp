@@ -14,6 +14,8 @@ public:
     void model_done(const crawl::ModelOutcome& o);
     void progress(const crawl::CrawlProgress& p);
     void finish(const crawl::CrawlReport& r, bool json_summary);
+    // A server's announced budget ran out: requests spending it wait for the reset.
+    void budget_wait(const std::string& host, const std::string& budget, double seconds);
 
 private:
     void clear_line();

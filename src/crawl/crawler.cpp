@@ -21,9 +21,16 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr unsigned kMaxLocalThreads = 8;  // reads from page cache or one disk: more threads only contend
 
-void add_to_totals(catalog::CrawlTotals& t, const ModelOutcome& o) {
+void add_costs(catalog::CrawlTotals& t, const ModelOutcome& o) {
     t.bytes_read += o.bytes_read;
     t.requests += o.requests;
+    t.api_calls += o.by_kind.api;
+    t.resolver_calls += o.by_kind.resolver;
+    t.storage_reads += o.by_kind.storage;
+}
+
+void add_to_totals(catalog::CrawlTotals& t, const ModelOutcome& o) {
+    add_costs(t, o);
     switch (o.status) {
         case ModelStatus::added: t.files_new += o.files; break;
         case ModelStatus::changed: t.files_changed += o.files; break;
@@ -100,6 +107,8 @@ PipelineOptions Crawl::pipeline_options() const {
     const std::string hub = options_.hf_endpoint + "/";
     const bool token = options_.http.token.has_value();
     po.sends_token = [hub, token](const std::string& url) { return token && url.starts_with(hub); };
+    po.budget_of = hub_budget;
+    po.should_stop = options_.should_stop;
     return po;
 }
 
@@ -116,8 +125,9 @@ void Crawl::run_local(const std::vector<std::string>& inputs) {
     po.first_read_gguf = po.first_read_safetensors = options_.first_read_local;
     io::LocalReader reader(std::min(kMaxLocalThreads, std::max(1u, options_.jobs)));
     KnownFiles nothing;
-    ModelPipeline(catalog_, report_.crawl_id, reader, po, nothing, [this](ModelOutcome o) { account(std::move(o)); })
-        .run(std::move(plan.models));
+    if (!ModelPipeline(catalog_, report_.crawl_id, reader, po, nothing, [this](ModelOutcome o) { account(std::move(o)); })
+             .run(std::move(plan.models)))
+        report_.totals.interrupted = true;
 }
 
 void Crawl::run_remote(const std::vector<std::string>& inputs) {
@@ -129,13 +139,15 @@ void Crawl::run_remote(const std::vector<std::string>& inputs) {
     po.first_read_safetensors = options_.first_read_safetensors;
     po.read_generously = true;
     RemotePlan remote = plan_remote(reader, inputs, options_.hf_endpoint, po.sends_token);
+    add_costs(report_.totals, remote.cost);
     progress_.total += remote.plan.problems.size() + remote.plan.models.size();
     for (const auto& p : remote.plan.problems) planning_problem(p);
     for (const auto& m : remote.plan.models)
         for (const auto& f : all_files(m)) seen_.push_back(f);
     scopes_.insert(scopes_.end(), remote.gone_scopes.begin(), remote.gone_scopes.end());
-    ModelPipeline(catalog_, report_.crawl_id, reader, po, remote.known, [this](ModelOutcome o) { account(std::move(o)); })
-        .run(std::move(remote.plan.models));
+    if (!ModelPipeline(catalog_, report_.crawl_id, reader, po, remote.known, [this](ModelOutcome o) { account(std::move(o)); })
+             .run(std::move(remote.plan.models)))
+        report_.totals.interrupted = true;
 }
 
 CrawlReport Crawl::finish() {
@@ -152,7 +164,7 @@ CrawlReport run_crawl(catalog::Catalog& catalog, const std::vector<std::string>&
     for (const auto& in : inputs) (is_remote_input(in) ? remote : local).push_back(in);
     Crawl crawl(catalog, inputs, options);
     if (!local.empty()) crawl.run_local(local);
-    if (!remote.empty()) crawl.run_remote(remote);
+    if (!remote.empty() && !(options.should_stop && options.should_stop())) crawl.run_remote(remote);
     return crawl.finish();
 }
 

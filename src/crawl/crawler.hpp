@@ -32,6 +32,7 @@ struct CrawlOptions {
     std::string hf_endpoint = "https://huggingface.co";
     std::function<void(const ModelOutcome&)> on_model;      // after each model or failed input
     std::function<void(const CrawlProgress&)> on_progress;  // after each model
+    std::function<bool()> should_stop;  // asked before each model starts: true ends the crawl as interrupted
 };
 
 struct CrawlReport {

@@ -14,7 +14,16 @@ const char* role_name(FileRole role) {
     return "data";
 }
 
+void ReadCost::add(const io::RangeReply& r) {
+    bytes += r.bytes;
+    requests += r.requests;
+    by_kind.add(request_kinds(r));
+}
+
 namespace {
+
+// A presigned URL's query is a credential for an hour: recorded without it.
+std::string without_query(const std::string& url) { return url.substr(0, url.find('?')); }
 
 void record_answer(FileRecord& rec, const io::RangeReply& last, const ListedFile* listed) {
     rec.identity.size = last.total_size.value_or(rec.header.file_size);
@@ -23,7 +32,10 @@ void record_answer(FileRecord& rec, const io::RangeReply& last, const ListedFile
     // header values come from a server: only valid UTF-8 enters the catalogue (bad bytes as \xNN)
     rec.identity.etag = format::quote_bytes(last.etag);
     rec.identity.sha256 = listed && listed->sha256 ? listed->sha256 : hub_sha256(last);
-    rec.remote = RemoteAnswer{*rec.identity.etag, format::quote_bytes(last.last_modified), format::quote_bytes(last.final_url),
+    rec.identity.xet_hash = listed && listed->xet_hash ? listed->xet_hash : hub_xet_hash(last);
+    // a presigned query is a credential for an hour: never stored
+    const std::string final_url = last.final_url == rec.location ? last.final_url : without_query(last.final_url);
+    rec.remote = RemoteAnswer{*rec.identity.etag, format::quote_bytes(last.last_modified), format::quote_bytes(final_url),
                               listed ? listed->revision : std::nullopt, last.status};
 }
 

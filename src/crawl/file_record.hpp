@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "crawl/outcome.hpp"
 #include "format/header.hpp"
 #include "io/range_reader.hpp"
 
@@ -18,7 +19,7 @@ const char* role_name(FileRole role);
 struct FileIdentity {
     uint64_t size = 0;
     std::optional<io::FileStat> stat;
-    std::optional<std::string> etag, sha256;
+    std::optional<std::string> etag, sha256, xet_hash;
 };
 
 // A remote file's answer, as recorded.
@@ -30,11 +31,9 @@ struct RemoteAnswer {
 
 struct ReadCost {
     uint64_t bytes = 0, requests = 0;
+    RequestCounts by_kind;
     double ms = 0;
-    void add(const io::RangeReply& r) {
-        bytes += r.bytes;
-        requests += r.requests;
-    }
+    void add(const io::RangeReply& r);
 };
 
 struct FileRecord {
@@ -49,7 +48,7 @@ struct FileRecord {
 // What a listing says of a remote file before it is read.
 struct ListedFile {
     uint64_t size = 0;
-    std::optional<std::string> sha256, revision;
+    std::optional<std::string> sha256, xet_hash, revision;
     std::optional<std::string> fetch_url;  // where to read it: pinned to the listing's commit
 };
 

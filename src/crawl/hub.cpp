@@ -29,7 +29,8 @@ bool wanted_hub_file(const std::string& path) {
 }
 
 std::string hub_listing_url(const std::string& endpoint, const HubInput& hub) {
-    return endpoint + "/api/models/" + hub.repo + "/tree/" + hub.revision + "?recursive=true";
+    // expand=false: no per-file commit lookups, and pages of up to 1,000 entries (50 when expanded)
+    return endpoint + "/api/models/" + hub.repo + "/tree/" + hub.revision + "?recursive=true&expand=false&limit=1000";
 }
 
 std::string hub_resolve_url(const std::string& endpoint, const std::string& repo, const std::string& revision,
@@ -47,8 +48,29 @@ std::string hub_repo_or(const std::string& location, const std::string& fallback
     return std::count(repo.begin(), repo.end(), '/') == 1 ? repo : fallback;
 }
 
+RequestCounts request_kinds(const io::RangeReply& reply) {
+    RequestCounts c;
+    if (reply.location.find("://") == std::string::npos) return c;  // a local read
+    const std::string budget = hub_budget(reply.location);
+    const uint64_t first = std::min<uint64_t>(reply.attempts, reply.requests);
+    if (budget == "api") c.api = reply.requests;
+    else if (budget == "resolvers") c.resolver = first, c.storage = reply.requests - first;
+    else c.storage = reply.requests;
+    return c;
+}
+
+std::string hub_budget(const std::string& url) {
+    size_t scheme = url.find("://");
+    size_t path = scheme == std::string::npos ? std::string::npos : url.find('/', scheme + 3);
+    if (path == std::string::npos) return "";
+    std::string_view p = std::string_view(url).substr(path, url.find('?', path) - path);
+    if (p.find("/resolve/") != std::string_view::npos) return "resolvers";
+    if (p.starts_with("/api/")) return "api";
+    return "";
+}
+
 const std::vector<std::string>& hub_redirect_headers() {
-    static const std::vector<std::string> names = {"x-linked-etag", "x-linked-size", "x-repo-commit"};
+    static const std::vector<std::string> names = {"x-linked-etag", "x-linked-size", "x-repo-commit", "x-xet-hash"};
     return names;
 }
 
@@ -58,6 +80,12 @@ std::optional<std::string> hub_sha256(const io::RangeReply& reply) {
     std::string v = *e;
     if (v.size() >= 2 && v.front() == '"') v = v.substr(1, v.size() - 2);
     return v.size() == 64 ? std::optional(v) : std::nullopt;
+}
+
+std::optional<std::string> hub_xet_hash(const io::RangeReply& reply) {
+    auto v = reply.first_hop_header("x-xet-hash");
+    if (!v || v->empty() || v->find('*') != std::string::npos) return std::nullopt;
+    return v;
 }
 
 std::optional<std::string> hub_commit(const io::RangeReply& reply) { return reply.first_hop_header("x-repo-commit"); }

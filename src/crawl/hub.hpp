@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "crawl/outcome.hpp"
 #include "io/range_reader.hpp"
 
 namespace modelcat::crawl {
@@ -26,10 +27,18 @@ std::string hub_resolve_url(const std::string& endpoint, const std::string& repo
 // The owner/repo of a .../owner/repo/resolve/<rev>/... URL, else `fallback`.
 std::string hub_repo_or(const std::string& location, const std::string& fallback);
 
+// The requests a reply cost, by budget: a /resolve/ URL's attempts are
+// resolver calls and its redirect hops storage reads; /api/ URLs are API calls.
+RequestCounts request_kinds(const io::RangeReply& reply);
+// The rate-limit budget a request to `url` spends on the Hub ("" for none).
+std::string hub_budget(const std::string& url);
+
 // Headers the Hub puts on a resolve/ redirect, not on its target's answer.
 const std::vector<std::string>& hub_redirect_headers();
 // The content's sha256, from the redirect's X-Linked-Etag, when it is one.
 std::optional<std::string> hub_sha256(const io::RangeReply& reply);
+// The content's Xet hash, from the redirect's X-Xet-Hash.
+std::optional<std::string> hub_xet_hash(const io::RangeReply& reply);
 // The commit a listing or resolve/ answer names (X-Repo-Commit).
 std::optional<std::string> hub_commit(const io::RangeReply& reply);
 

@@ -9,13 +9,14 @@ Sameness same_if(bool equal) { return equal ? Sameness::same : Sameness::changed
 std::optional<FileIdentity> local_identity(const std::string& path) {
     auto st = io::stat_file(path);
     if (!st) return std::nullopt;
-    return FileIdentity{st->size, st, std::nullopt, std::nullopt};
+    return FileIdentity{st->size, st, std::nullopt, std::nullopt, std::nullopt};
 }
 
 Sameness compare_identity(const catalog::StoredFile& stored, const std::optional<FileIdentity>& now) {
     const bool has_etag = stored.etag && !stored.etag->empty();
     if (!now) return has_etag ? Sameness::ask : Sameness::changed;
     if (now->sha256 && stored.sha256) return same_if(*now->sha256 == *stored.sha256);
+    if (now->xet_hash && stored.xet_hash) return same_if(*now->xet_hash == *stored.xet_hash);
     if (const auto& st = now->stat)
         return same_if(stored.size == st->size && stored.mtime_ns == st->mtime_ns && stored.inode == st->inode &&
                        stored.device == st->device);

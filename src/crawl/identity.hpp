@@ -13,7 +13,7 @@ namespace modelcat::crawl {
 
 enum class Sameness { same, changed, ask };  // ask: only a conditional request can tell
 
-// Same content: equal sha256 when both are known; else the local stat triple
+// Same content: equal sha256 when both are known; else equal Xet hash; else the local stat triple
 // (size, mtime, inode, device); else the ETag. Nothing known now: ask the
 // server with the stored ETag, or read again when there is none.
 Sameness compare_identity(const catalog::StoredFile& stored, const std::optional<FileIdentity>& now);

@@ -69,8 +69,11 @@ catalog::FileRow file_row(const FileRecord& f, int64_t shard) {
         r.final_url = a->final_url;
         r.http_status = a->http_status;
         r.revision = a->revision;
+        r.resolver_calls = static_cast<int64_t>(f.cost.by_kind.resolver);
+        r.storage_reads = static_cast<int64_t>(f.cost.by_kind.storage);
     }
     r.sha256 = f.identity.sha256;
+    r.xet_hash = f.identity.xet_hash;
     r.metadata = h.metadata;
     for (const auto& t : h.tensors) r.tensors.push_back(tensor_row(t));
     r.warnings = h.warnings;

@@ -18,6 +18,9 @@ using Clock = std::chrono::steady_clock;
 
 bool is_url(const std::string& location) { return location.find("://") != std::string::npos; }
 
+// What a storage host answers to a presigned URL that expired or was refused.
+bool presigned_refused(long status) { return status == 403 || status == 400 || status == 410; }
+
 // What changes when a file is rewritten under us: the ETag, or locally the stat.
 std::string version_of(const io::RangeReply& r) {
     if (r.stat) return std::to_string(r.stat->mtime_ns) + "/" + std::to_string(r.stat->size);
@@ -43,6 +46,12 @@ struct ModelPipeline::FileRead {
     bool restarted;
     ReadCost cost;
     std::string version;  // of the first reply
+    // Where the first read's redirect led (a presigned storage URL): later reads go there directly,
+    // without the token; the headers the redirect carried identify the file.
+    std::string direct;
+    std::vector<std::pair<std::string, std::string>> first_hop;
+    bool re_resolved = false;  // a refused presigned URL is resolved again once
+    ByteRange asked;           // the read in flight
     Clock::time_point started = Clock::now();
 };
 
@@ -53,12 +62,15 @@ ModelPipeline::ModelPipeline(catalog::Catalog& catalog, int64_t crawl_id, io::Ra
 
 ModelPipeline::~ModelPipeline() = default;
 
-void ModelPipeline::run(std::vector<ModelPlan> plans) {
+bool ModelPipeline::run(std::vector<ModelPlan> plans) {
     for (auto& p : plans) queue_.push_back(std::move(p));
     start_next();
     reader_.run();
     catalog_.mark_checked(crawl_id_, checked_);
     checked_.clear();
+    const bool all = queue_.empty();
+    queue_.clear();
+    return all;
 }
 
 // Iterative: a model that completes at once (unchanged, failed) lands here
@@ -66,7 +78,7 @@ void ModelPipeline::run(std::vector<ModelPlan> plans) {
 void ModelPipeline::start_next() {
     if (starting_) return;
     starting_ = true;
-    while (in_flight_ < options_.models_in_flight && !queue_.empty()) {
+    while (in_flight_ < options_.models_in_flight && !queue_.empty() && !(options_.should_stop && options_.should_stop())) {
         ModelPlan plan = std::move(queue_.front());
         queue_.pop_front();
         ++in_flight_;
@@ -90,10 +102,10 @@ void ModelPipeline::start(ModelPlan plan) {
 // or the answer that brought a JSON file while planning.
 std::optional<FileIdentity> ModelPipeline::identity_now(const std::string& location) const {
     if (!is_url(location)) return local_identity(location);
-    if (auto it = known_.listed.find(location); it != known_.listed.end() && it->second.sha256)
-        return FileIdentity{it->second.size, std::nullopt, std::nullopt, it->second.sha256};
+    if (auto it = known_.listed.find(location); it != known_.listed.end() && (it->second.sha256 || it->second.xet_hash))
+        return FileIdentity{it->second.size, std::nullopt, std::nullopt, it->second.sha256, it->second.xet_hash};
     if (auto it = known_.fetched.find(location); it != known_.fetched.end() && it->second.ok())
-        return FileIdentity{it->second.body.size(), std::nullopt, it->second.etag, std::nullopt};
+        return FileIdentity{it->second.body.size(), std::nullopt, it->second.etag, std::nullopt, std::nullopt};
     return std::nullopt;
 }
 
@@ -114,8 +126,7 @@ void ModelPipeline::ask_server(const JobPtr& job, std::vector<std::pair<std::str
         io::RangeRequest r = request(location, 0, 1);
         r.if_none_match = etag;
         reader_.submit(std::move(r), [this, job, answers, changed, etag](io::RangeReply reply) {
-            job->outcome.requests += reply.requests;
-            job->outcome.bytes_read += reply.bytes;
+            add_cost(job->outcome, reply);
             if (!(reply.status == 304 || (reply.ok() && reply.etag == etag))) *changed = true;
             if (--*answers > 0) return;
             if (*changed) read_all(job);
@@ -147,19 +158,36 @@ void ModelPipeline::read_data(const JobPtr& job, size_t index, bool restarted) {
     ro.read_generously = options_.read_generously;
     ro.first_read = location.ends_with(".safetensors") ? options_.first_read_safetensors : options_.first_read_gguf;
     auto fr = std::make_shared<FileRead>(location, ro, index, restarted);
-    ByteRange first = fr->assembler.first_read();
-    reader_.submit(request(location, first.offset, first.length),
-                   [this, job, fr](io::RangeReply reply) { on_range(job, fr, std::move(reply)); });
+    read_range(job, fr, fr->assembler.first_read());
+}
+
+void ModelPipeline::read_range(const JobPtr& job, const std::shared_ptr<FileRead>& fr, ByteRange range) {
+    fr->asked = range;
+    io::RangeRequest r = request(job->files[fr->index], range.offset, range.length);
+    if (!fr->direct.empty()) r = io::RangeRequest{fr->direct, range.offset, range.length};
+    reader_.submit(std::move(r), [this, job, fr](io::RangeReply reply) { on_range(job, fr, std::move(reply)); });
+}
+
+// The first answer through a redirect: remember where it led and what the redirect said.
+void ModelPipeline::note_redirect(FileRead& fr, const io::RangeReply& reply) const {
+    if (!fr.direct.empty() || reply.final_url.empty() || reply.final_url == reply.location) return;
+    fr.direct = reply.final_url;
+    fr.first_hop = reply.first_hop;
 }
 
 void ModelPipeline::on_range(const JobPtr& job, const std::shared_ptr<FileRead>& fr, io::RangeReply reply) {
     if (job->finished) return;
     fr->cost.add(reply);
-    job->outcome.requests += reply.requests;
-    job->outcome.bytes_read += reply.bytes;
+    add_cost(job->outcome, reply);
     const std::string& location = job->files[fr->index];
     auto fail_here = [&](std::optional<uint64_t> offset, const std::string& msg) { fail(job, {location, offset, "", msg}); };
+    if (!reply.ok() && !fr->direct.empty() && presigned_refused(reply.status) && !fr->re_resolved) {
+        fr->direct.clear();
+        fr->re_resolved = true;
+        return read_range(job, fr, fr->asked);
+    }
     if (!reply.ok()) return fail_here(std::nullopt, failure_message(reply, sends_token(reply.location)));
+    note_redirect(*fr, reply);
     if (!reply.total_size) return fail_here(std::nullopt, "the server did not say the file's size: " + reply.location);
     // A file that changes under us, or disagrees with its listing, is read again once from scratch.
     std::string problem;
@@ -180,9 +208,8 @@ void ModelPipeline::on_range(const JobPtr& job, const std::shared_ptr<FileRead>&
     } catch (const format::FormatError& e) {
         return fail(job, {location, e.offset(), e.json_path(), e.what()});
     }
-    if (next)
-        return reader_.submit(request(location, next->offset, next->length),
-                              [this, job, fr](io::RangeReply r) { on_range(job, fr, std::move(r)); });
+    if (next) return read_range(job, fr, *next);
+    if (reply.first_hop.empty()) reply.first_hop = fr->first_hop;  // identity headers came with the redirect
     fr->cost.ms = std::chrono::duration<double, std::milli>(Clock::now() - fr->started).count();
     const ListedFile* listing = listed == known_.listed.end() ? nullptr : &listed->second;
     file_done(job, fr->index, file_record(location, FileRole::data, fr->assembler.take(), fr->cost, reply, listing));
@@ -193,6 +220,7 @@ void ModelPipeline::read_json(const JobPtr& job, size_t index) {
     const std::string& location = job->files[index];
     if (auto it = known_.fetched.find(location); it != known_.fetched.end()) return json_done(job, index, it->second);
     reader_.submit(request(location, 0, 0), [this, job, index](io::RangeReply reply) {
+        add_cost(job->outcome, reply);  // JSON fetched while planning was counted by the planning
         if (job->finished) return;
         json_done(job, index, reply);
     });
@@ -215,10 +243,6 @@ void ModelPipeline::json_done(const JobPtr& job, size_t index, const io::RangeRe
 void ModelPipeline::file_done(const JobPtr& job, size_t index, FileRecord record) {
     job->outcome.tensors += record.header.tensors.size();
     job->outcome.warnings += record.header.warnings.size();
-    if (record.role != FileRole::data) {  // costs of JSON fetched while planning count here
-        job->outcome.requests += record.cost.requests;
-        job->outcome.bytes_read += record.cost.bytes;
-    }
     job->read[index] = std::move(record);
     if (--job->pending == 0) finish(job);
 }
@@ -255,12 +279,19 @@ void ModelPipeline::done(const JobPtr& job) {
     start_next();
 }
 
+void ModelPipeline::add_cost(ModelOutcome& o, const io::RangeReply& reply) {
+    o.requests += reply.requests;
+    o.bytes_read += reply.bytes;
+    o.by_kind.add(request_kinds(reply));
+}
+
 bool ModelPipeline::sends_token(const std::string& url) const { return options_.sends_token && options_.sends_token(url); }
 
 io::RangeRequest ModelPipeline::request(const std::string& location, uint64_t offset, uint64_t length) const {
     io::RangeRequest r{location, offset, length};
     if (auto it = known_.listed.find(location); it != known_.listed.end() && it->second.fetch_url) r.location = *it->second.fetch_url;
     r.with_token = sends_token(r.location);
+    r.budget = options_.budget_of ? options_.budget_of(r.location) : "";
     return r;
 }
 

@@ -13,6 +13,7 @@
 
 #include "catalog/catalog.hpp"
 #include "crawl/file_record.hpp"
+#include "crawl/header_reader.hpp"
 #include "crawl/outcome.hpp"
 #include "crawl/plan.hpp"
 #include "format/header.hpp"
@@ -28,6 +29,8 @@ struct PipelineOptions {
     bool force = false;                          // re-read unchanged files too
     size_t models_in_flight = 16;
     std::function<bool(const std::string&)> sends_token;  // whether a URL gets the Hub token
+    std::function<std::string(const std::string&)> budget_of;  // the rate-limit budget a URL spends
+    std::function<bool()> should_stop;  // asked before each model starts: true starts no more
 };
 
 // What is known of remote files before they are read: listings and the
@@ -42,8 +45,8 @@ public:
     ModelPipeline(catalog::Catalog& catalog, int64_t crawl_id, io::RangeReader& reader, PipelineOptions options,
                   const KnownFiles& known, std::function<void(ModelOutcome)> account);
     ~ModelPipeline();
-    // Runs every model to its outcome.
-    void run(std::vector<ModelPlan> plans);
+    // Runs every model to its outcome, or (should_stop) those started; false when some were not.
+    bool run(std::vector<ModelPlan> plans);
 
 private:
     struct Job;
@@ -58,6 +61,9 @@ private:
     void unchanged(const JobPtr& job);
     void read_all(const JobPtr& job);
     void read_data(const JobPtr& job, size_t index, bool restarted);
+    void read_range(const JobPtr& job, const std::shared_ptr<FileRead>& fr, ByteRange range);
+    void note_redirect(FileRead& fr, const io::RangeReply& reply) const;
+    static void add_cost(ModelOutcome& o, const io::RangeReply& reply);
     void on_range(const JobPtr& job, const std::shared_ptr<FileRead>& fr, io::RangeReply reply);
     void read_json(const JobPtr& job, size_t index);
     void json_done(const JobPtr& job, size_t index, const io::RangeReply& reply);

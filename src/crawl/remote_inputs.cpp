@@ -41,7 +41,13 @@ private:
     io::RangeRequest whole(const std::string& url) const {
         io::RangeRequest r{url, 0, 0};
         r.with_token = sends_token_(url);
+        r.budget = hub_budget(url);
         return r;
+    }
+    void count(const io::RangeReply& reply) {
+        out_.cost.requests += reply.requests;
+        out_.cost.bytes_read += reply.bytes;
+        out_.cost.by_kind.add(request_kinds(reply));
     }
 
     io::RangeReader& reader_;
@@ -53,6 +59,7 @@ private:
 
 void RemotePlanner::list_hub(const HubInput& hub, const std::string& url) {
     reader_.submit(whole(url), [this, hub](io::RangeReply reply) {
+        count(reply);
         if (!reply.ok()) return problems_.push_back({hub.input, failure_message(reply, sends_token_(reply.location))});
         add_listing(hub, reply);
     });
@@ -73,7 +80,7 @@ void RemotePlanner::add_listing(const HubInput& hub, const io::RangeReply& reply
             !f.path.ends_with(".index.json"))
             continue;
         out_.known.listed[hub_resolve_url(endpoint_, hub.repo, hub.revision, f.path)] =
-            ListedFile{f.size, f.sha256, pinned, hub_resolve_url(endpoint_, hub.repo, pinned, f.path)};
+            ListedFile{f.size, f.sha256, f.xet_hash, pinned, hub_resolve_url(endpoint_, hub.repo, pinned, f.path)};
     }
     if (auto next = reply.link_next) list_hub(hub, *next);
 }
@@ -82,6 +89,7 @@ void RemotePlanner::fetch_json(const std::string& url, bool optional) {
     auto it = out_.known.listed.find(url);
     io::RangeRequest r = whole(it != out_.known.listed.end() && it->second.fetch_url ? *it->second.fetch_url : url);
     reader_.submit(r, [this, url, optional](io::RangeReply reply) {
+        count(reply);
         if (reply.ok() && reply.status == 200) out_.known.fetched[url] = std::move(reply);
         else if (!(optional && reply.missing())) out_.known.fetched[url] = std::move(reply);  // fails when planned
     });

@@ -16,6 +16,7 @@ struct RemotePlan {
     CrawlPlan plan;
     KnownFiles known;
     std::vector<std::string> gone_scopes;  // Hub listings read whole: files under them not seen are gone
+    ModelOutcome cost;  // requests and bytes of the listings and JSON fetches (counted once, here)
 };
 
 // `sends_token`: whether a URL gets the Hub token (for what a refusal means).

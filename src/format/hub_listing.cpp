@@ -29,7 +29,11 @@ std::vector<HubFile> parse_hub_listing(std::span<const uint8_t> json) {
         if (e["size"].get_uint64().get(f.size))
             throw FormatError::at_json_path(at + ".size", "Hub listing entry '" + f.path + "' has no non-negative \"size\"");
         std::string_view oid;
-        if (e["lfs"]["oid"].get_string().get(oid) == simdjson::SUCCESS) f.sha256 = std::string(oid);
+        // a gated repo masks hashes with '*': unknown, not a different content
+        auto unmasked = [](std::string_view v) { return v.find('*') == std::string_view::npos; };
+        if (e["lfs"]["oid"].get_string().get(oid) == simdjson::SUCCESS && unmasked(oid)) f.sha256 = std::string(oid);
+        std::string_view xet;
+        if (e["xetHash"].get_string().get(xet) == simdjson::SUCCESS && unmasked(xet)) f.xet_hash = std::string(xet);
         files.push_back(std::move(f));
     }
     return files;

@@ -12,7 +12,8 @@ namespace modelcat::format {
 struct HubFile {
     std::string path;
     uint64_t size = 0;
-    std::optional<std::string> sha256;  // lfs.oid: the content's sha256 (LFS files only)
+    std::optional<std::string> sha256;    // lfs.oid: the content's sha256 (LFS files only)
+    std::optional<std::string> xet_hash;  // xetHash: the content's Xet hash (files in Xet storage)
 };
 
 // Files only (directories skipped); throws FormatError on malformed JSON or

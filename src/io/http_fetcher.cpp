@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "io/http_headers.hpp"
+#include "io/rate_budget.hpp"
 
 namespace modelcat::io {
 
@@ -39,7 +40,8 @@ struct Hop {
 };
 
 constexpr std::string_view kKeptHeaders[] = {"content-range", "content-length", "etag", "last-modified",
-                                             "retry-after",   "ratelimit",      "link"};
+                                             "retry-after",   "ratelimit",      "link",
+                                             "ratelimit-policy"};
 
 std::optional<std::string> header(const Hop& hop, std::string_view name) {
     if (const std::string* v = hop.get(name)) return *v;
@@ -95,6 +97,7 @@ struct Transfer {
     std::string host;
     HttpState* state = nullptr;
     Clock::time_point not_before;  // a retry's timer
+    uint64_t budget_ticket = 0;    // the current attempt's, in HttpState::budgets
 
     // The current attempt.
     CURL* easy = nullptr;
@@ -121,6 +124,7 @@ struct HttpState {
     std::map<std::string, unsigned> in_flight_per_host;
     std::map<std::string, Clock::time_point> paused_until;  // by host, after a 429
     Clock::time_point next_slot;                            // requests-per-minute limit
+    RateBudgets budgets;                                    // what servers announced of their budgets
     std::minstd_rand rng{std::random_device{}()};
     uint64_t requests = 0, bytes = 0;
 };
@@ -299,10 +303,19 @@ void start_due(HttpState& s) {
     for (auto& [host, queue] : s.queued) {
         auto paused = s.paused_until.find(host);
         if (paused != s.paused_until.end() && paused->second > now) continue;
-        while (!queue.empty() && s.in_flight.size() < s.opt.max_in_flight &&
-               s.in_flight_per_host[host] < s.opt.per_host && take_slot()) {
-            start(s, std::move(queue.front()));
-            queue.pop_front();
+        // A request whose budget is spent waits for its reset; those behind it on other budgets go on.
+        for (auto it = queue.begin(); it != queue.end() && s.in_flight.size() < s.opt.max_in_flight &&
+                                      s.in_flight_per_host[host] < s.opt.per_host;) {
+            const std::string& budget = (*it)->req.budget;
+            if (!s.budgets.has_room(host, budget, now)) {
+                ++it;
+                continue;
+            }
+            if (!take_slot()) break;
+            std::unique_ptr<Transfer> t = std::move(*it);
+            t->budget_ticket = s.budgets.sent(host, budget);
+            it = queue.erase(it);
+            start(s, std::move(t));
         }
     }
     std::erase_if(s.queued, [](const auto& kv) { return kv.second.empty(); });
@@ -315,6 +328,7 @@ Clock::time_point next_wake(const HttpState& s, Clock::time_point now) {
     if (!s.queued.empty() && s.next_slot > now) wake = std::min(wake, s.next_slot);
     for (const auto& [host, until] : s.paused_until)
         if (until > now && s.queued.count(host)) wake = std::min(wake, until);
+    if (auto reset = s.budgets.next_reset(now); reset && !s.queued.empty()) wake = std::min(wake, *reset);
     return wake;
 }
 
@@ -398,6 +412,15 @@ Verdict judge(HttpState& s, Transfer& t, CURLcode code, const std::string& trans
     }
 }
 
+// The requested host's own answer (the first hop) says what is left of the budget the request spent.
+void note_budget(HttpState& s, const Transfer& t) {
+    if (t.hops.empty()) return s.budgets.abandoned(t.host, t.req.budget, t.budget_ticket);
+    const Hop& first = t.hops.front();
+    auto exhausted = s.budgets.answered(t.host, t.req.budget, t.budget_ticket, header(first, "ratelimit").value_or(""),
+                                        header(first, "ratelimit-policy").value_or(""), Clock::now());
+    if (exhausted && s.opt.on_budget_wait) s.opt.on_budget_wait(t.host, t.req.budget, *exhausted);
+}
+
 void finish(HttpState& s, CURL* easy, CURLcode code) {
     auto it = std::find_if(s.in_flight.begin(), s.in_flight.end(), [&](const auto& t) { return t->easy == easy; });
     std::unique_ptr<Transfer> t = std::move(*it);
@@ -418,6 +441,7 @@ void finish(HttpState& s, CURL* easy, CURLcode code) {
     r.final_url = final_url ? final_url : t->req.url;
     std::string transport = t->errbuf[0] ? t->errbuf : curl_easy_strerror(code);
     release_easy(*t);
+    note_budget(s, *t);
 
     Verdict v = judge(s, *t, code, transport);
     if (v.retry && r.attempts <= s.opt.max_retries) {

@@ -25,6 +25,9 @@ struct HttpRequest {
     uint64_t length = 0;
     std::optional<std::string> if_none_match = std::nullopt;  // an ETag: a 304 then answers "unchanged"
     bool with_token = true;  // send HttpOptions::token (the crawler sends it to the Hub's endpoint only)
+    // The rate-limit budget this request spends ("" none): admitted only while the budget the
+    // server announced (RateLimit, RateLimit-Policy) has room; the caller names its budgets.
+    std::string budget = {};
 };
 
 struct HttpResponse {
@@ -66,6 +69,9 @@ struct HttpOptions {
     std::string ca_file;                   // replaces the system CA bundle (self-signed test servers)
     std::string user_agent = "modelcat/0.1";
     std::vector<std::string> first_hop_headers;  // lower-case names to keep from the first hop
+    // Told when an answer leaves a budget (HttpRequest::budget) empty: requests spending it wait
+    // `wait_s` seconds for its reset (runs inside run()).
+    std::function<void(const std::string& host, const std::string& budget, double wait_s)> on_budget_wait;
 };
 
 class HttpFetcher {

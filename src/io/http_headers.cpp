@@ -73,12 +73,18 @@ RateLimit parse_ratelimit(std::string_view value) {
         std::string_view item = trim(value.substr(0, sep));
         value = sep == std::string_view::npos ? std::string_view() : value.substr(sep + 1);
         size_t eq = item.find('=');
-        if (eq == std::string_view::npos) continue;  // the policy name, e.g. "api"
+        if (eq == std::string_view::npos) {  // the policy name, e.g. "api" (after "fixed window" in a policy)
+            if (item.size() >= 2 && item.front() == '"' && item.back() == '"') item = item.substr(1, item.size() - 2);
+            if (!item.empty()) rl.name = std::string(item);
+            continue;
+        }
         std::string_view key = trim(item.substr(0, eq));
         auto number = to_u64(trim(item.substr(eq + 1)));
         if (!number) continue;
         if (key == "r" || iequals(key, "remaining")) rl.remaining = *number;
         if (key == "t" || iequals(key, "reset")) rl.reset_s = static_cast<double>(*number);
+        if (key == "q" || iequals(key, "quota")) rl.quota = *number;
+        if (key == "w" || iequals(key, "window")) rl.window_s = static_cast<double>(*number);
     }
     return rl;
 }

@@ -22,10 +22,12 @@ std::optional<ContentRange> parse_content_range(std::string_view value);
 std::optional<double> parse_retry_after(std::string_view value, std::time_t now);
 
 // The Hub's `RateLimit: "api";r=REMAINING;t=SECONDS` (also the IETF draft's
-// `remaining=N, reset=SECONDS`): the seconds until the budget resets.
+// `remaining=N, reset=SECONDS`): the seconds until the budget resets. The same
+// parser reads `RateLimit-Policy: "fixed window";"api";q=QUOTA;w=WINDOW`.
 struct RateLimit {
-    std::optional<uint64_t> remaining;
-    std::optional<double> reset_s;
+    std::string name;  // the last bare item, unquoted ("api"); empty when none
+    std::optional<uint64_t> remaining, quota;
+    std::optional<double> reset_s, window_s;
 };
 RateLimit parse_ratelimit(std::string_view value);
 

@@ -3,7 +3,8 @@
 namespace modelcat::io {
 
 void HttpReader::submit(RangeRequest request, std::function<void(RangeReply)> on_done) {
-    HttpRequest r{request.location, request.offset, request.length, request.if_none_match, request.with_token};
+    HttpRequest r{request.location, request.offset, request.length, request.if_none_match, request.with_token,
+                  std::move(request.budget)};
     fetcher_.submit(std::move(r), [done = std::move(on_done)](HttpResponse resp) {
         RangeReply out;
         out.location = std::move(resp.url);
@@ -17,6 +18,7 @@ void HttpReader::submit(RangeRequest request, std::function<void(RangeReply)> on
         out.link_next = std::move(resp.link_next);
         out.error = std::move(resp.error);
         out.requests = resp.requests;
+        out.attempts = resp.attempts;
         out.bytes = resp.bytes_received;
         done(std::move(out));
     });

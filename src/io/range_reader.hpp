@@ -22,6 +22,7 @@ struct RangeRequest {
     uint64_t length = 0;   // 0: the whole (small) file, capped by the reader
     std::optional<std::string> if_none_match = std::nullopt;  // remote: an ETag; a 304 answers "unchanged"
     bool with_token = false;  // remote: send the reader's token (the caller decides which hosts get it)
+    std::string budget = {};  // remote: the server's rate-limit budget this request spends ("" none)
 };
 
 struct RangeReply {
@@ -35,6 +36,7 @@ struct RangeReply {
     std::optional<std::string> link_next;  // remote: Link: <URL>; rel="next" (paged listings)
     std::optional<std::string> error;    // what went wrong, ending with ": location"
     uint32_t requests = 0;               // reads or HTTP requests spent, retries and redirect hops included
+    uint32_t attempts = 0;               // remote: requests sent to the requested URL itself (retries included)
     uint64_t bytes = 0;                  // body bytes received
     bool ok() const { return !error; }
     bool missing() const { return status == 404; }

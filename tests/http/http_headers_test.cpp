@@ -1,7 +1,8 @@
-// The header parsers the fetcher acts on, on the values servers send.
+// The header parsers the fetcher acts on, on the values servers send, and the budgets those announce.
 #include <gtest/gtest.h>
 
 #include "io/http_headers.hpp"
+#include "io/rate_budget.hpp"
 
 namespace modelcat::io::http {
 namespace {
@@ -48,6 +49,66 @@ TEST(HttpHeaders, RateLimit) {
     rl = parse_ratelimit("\"api\"");
     EXPECT_FALSE(rl.remaining);
     EXPECT_FALSE(rl.reset_s);
+    EXPECT_EQ(parse_ratelimit("\"resolvers\";r=2987;t=189").name, "resolvers");
+}
+
+TEST(HttpHeaders, RateLimitPolicy) {
+    auto p = parse_ratelimit("\"fixed window\";\"resolvers\";q=3000;w=300");  // the Hub's
+    EXPECT_EQ(p.name, "resolvers");
+    EXPECT_EQ(p.quota, 3000u);
+    EXPECT_EQ(p.window_s, 300.0);
+    EXPECT_FALSE(p.remaining);
+}
+
+// Budgets follow the announced counts; time is passed in, so nothing here waits.
+TEST(RateBudgets, HoldsRequestsWhenTheAnnouncedBudgetIsSpentUntilItsReset) {
+    using std::chrono::seconds;
+    RateBudgets b;
+    const std::string hub = "https://hub:443";
+    auto t0 = RateBudgets::Clock::time_point{} + std::chrono::hours(1);
+    EXPECT_TRUE(b.has_room(hub, "resolvers", t0));  // nothing known: one at a time
+    uint64_t first = b.sent(hub, "resolvers");
+    EXPECT_FALSE(b.has_room(hub, "resolvers", t0));
+    EXPECT_TRUE(b.has_room(hub, "", t0));      // a request that spends no budget
+    EXPECT_TRUE(b.has_room(hub, "api", t0));   // another budget
+    EXPECT_FALSE(b.answered(hub, "resolvers", first, "\"resolvers\";r=2;t=10", "\"fixed window\";\"resolvers\";q=3;w=10", t0));
+    uint64_t second = b.sent(hub, "resolvers");
+    EXPECT_TRUE(b.has_room(hub, "resolvers", t0));
+    b.sent(hub, "resolvers");
+    EXPECT_FALSE(b.has_room(hub, "resolvers", t0));  // two left, two sent
+    EXPECT_EQ(b.next_reset(t0), t0 + seconds(11));   // the announced reset, plus a second for rounding
+    // the second's answer says 1 left, but the third, sent after it, may not be counted yet: none left
+    EXPECT_EQ(b.answered(hub, "resolvers", second, "\"resolvers\";r=1;t=9", "", t0 + seconds(1)), 10.0);
+    EXPECT_FALSE(b.has_room(hub, "resolvers", t0 + seconds(10)));
+    EXPECT_TRUE(b.has_room(hub, "resolvers", t0 + seconds(11)));  // reset: the policy's quota again
+    for (int i = 0; i < 3; ++i) b.sent(hub, "resolvers");
+    EXPECT_FALSE(b.has_room(hub, "resolvers", t0 + seconds(12)));
+    EXPECT_TRUE(b.has_room("https://other:443", "resolvers", t0 + seconds(12)));  // budgets are per host
+}
+
+TEST(RateBudgets, WhenNothingIsInFlightTheLowestAnnouncedCountIsExact) {
+    RateBudgets b;
+    auto t0 = RateBudgets::Clock::now();
+    const char* policy = "\"fixed window\";\"api\";q=10;w=60";
+    b.answered("h", "api", b.sent("h", "api"), "\"api\";r=9;t=60", policy, t0);
+    uint64_t a = b.sent("h", "api"), c = b.sent("h", "api");
+    b.answered("h", "api", a, "\"api\";r=7;t=60", policy, t0);  // the server counted c first: 7 is exact...
+    b.answered("h", "api", c, "\"api\";r=8;t=60", policy, t0);  // ...but c was discounted again until its answer
+    for (int i = 0; i < 7; ++i) {
+        ASSERT_TRUE(b.has_room("h", "api", t0)) << i;
+        b.sent("h", "api");
+    }
+    EXPECT_FALSE(b.has_room("h", "api", t0));
+}
+
+TEST(RateBudgets, AServerThatAnnouncesNothingIsNeverHeld) {
+    RateBudgets b;
+    auto t0 = RateBudgets::Clock::now();
+    EXPECT_FALSE(b.answered("h", "api", b.sent("h", "api"), "", "", t0));
+    for (int i = 0; i < 100; ++i) {
+        EXPECT_TRUE(b.has_room("h", "api", t0));
+        b.sent("h", "api");
+    }
 }
 
 TEST(HttpHeaders, LinkNext) {

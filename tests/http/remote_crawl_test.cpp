@@ -104,7 +104,7 @@ TEST_F(RemoteCrawl, HubRepoIsListedPinnedAndReCrawledForFree) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     size_t first = nginx_.wait_for_log(6).size();
     auto m = per_target();
-    EXPECT_EQ(m["/api/models/owner/repo/tree/main?recursive=true"].first, 1u);
+    EXPECT_EQ(m["/api/models/owner/repo/tree/main?recursive=true&expand=false&limit=1000"].first, 1u);
     EXPECT_EQ(m["/api/models/owner/repo/tree/main?cursor=2"].first, 1u);  // followed the Link header
     EXPECT_EQ(m.count("/owner/repo/resolve/main/README.md"), 0u);
     EXPECT_EQ(one("SELECT count(*) FROM models WHERE name = 'owner/repo'"), "2");
@@ -116,7 +116,13 @@ TEST_F(RemoteCrawl, HubRepoIsListedPinnedAndReCrawledForFree) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     auto after = nginx_.wait_for_log(first + 2);
     for (size_t i = first; i < after.size(); ++i) EXPECT_TRUE(after[i].target.starts_with("/api/models/")) << after[i].target;
-    EXPECT_EQ(one("SELECT files_unchanged || ' ' || bytes_read FROM crawls WHERE crawl_id = 2"), "2 0");
+    // what it did spend is counted: the two listing pages, api calls; their bytes are the listings'
+    EXPECT_EQ(one("SELECT files_unchanged || ' ' || requests || ' ' || api_calls || ' ' || resolver_calls || ' ' || storage_reads"
+                  " FROM crawls WHERE crawl_id = 2"),
+              "2 2 2 0 0");
+    uint64_t listing_bytes = 0;
+    for (size_t i = first; i < after.size(); ++i) listing_bytes += after[i].body_bytes;
+    EXPECT_EQ(one("SELECT bytes_read FROM crawls WHERE crawl_id = 2"), std::to_string(listing_bytes));
 
     // the Q6_K file disappears from the listing: gone
     nginx_.write_file("tree/page2.json", "[]");

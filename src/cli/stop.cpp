@@ -1,0 +1,52 @@
+#include "cli/stop.hpp"
+
+#include <csignal>
+#include <cstdlib>
+
+namespace modelcat::cli {
+
+namespace {
+
+volatile std::sig_atomic_t g_signal = 0;
+
+extern "C" void on_stop_signal(int sig) {
+    g_signal = sig;
+    std::signal(sig, SIG_DFL);  // a second one ends the process
+}
+
+}  // namespace
+
+void install_stop_handlers() {
+    std::signal(SIGINT, on_stop_signal);
+    std::signal(SIGTERM, on_stop_signal);
+}
+
+int stop_signal() { return g_signal; }
+
+std::optional<double> parse_duration(const std::string& text) {
+    double total = 0;
+    size_t i = 0;
+    while (i < text.size()) {
+        char* end = nullptr;
+        double v = std::strtod(text.c_str() + i, &end);
+        size_t used = static_cast<size_t>(end - (text.c_str() + i));
+        if (used == 0 || v < 0) return std::nullopt;
+        i += used;
+        double unit = 1;
+        if (i < text.size()) {
+            switch (text[i]) {
+                case 's': unit = 1; break;
+                case 'm': unit = 60; break;
+                case 'h': unit = 3600; break;
+                default: return std::nullopt;
+            }
+            ++i;
+        } else if (total > 0) {
+            return std::nullopt;  // "1h30": a unit is needed after the first part
+        }
+        total += v * unit;
+    }
+    return i == 0 ? std::nullopt : std::optional(total);
+}
+
+}  // namespace modelcat::cli

@@ -1,0 +1,17 @@
+#pragma once
+// Stopping a long crawl cleanly: SIGINT/SIGTERM (the first one: a second one
+// ends the process at once) and --deadline both ask the crawl to start no more
+// models; those in flight finish and the crawl is recorded as interrupted.
+#include <chrono>
+#include <optional>
+#include <string>
+
+namespace modelcat::cli {
+
+void install_stop_handlers();
+int stop_signal();  // SIGINT or SIGTERM once received, else 0
+
+// "90", "90s", "45m", "8h", "1h30m": seconds; nullopt when malformed.
+std::optional<double> parse_duration(const std::string& text);
+
+}  // namespace modelcat::cli
