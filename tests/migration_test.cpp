@@ -52,11 +52,11 @@ std::string one(const fs::path& db, const std::string& sql) {
     return st.getColumn(0).isNull() ? "NULL" : st.getColumn(0).getString();
 }
 
-// The user_version that stores values exactly: the one 005_values brings a catalogue to.
+// The user_version that stores values exactly: the one 006_values brings a catalogue to.
 int values_version() {
     auto m = catalog::schema_migrations();
     for (size_t i = 0; i < m.size(); ++i)
-        if (m[i].name == "005_values") return static_cast<int>(i + 1);
+        if (m[i].name == "006_values") return static_cast<int>(i + 1);
     return 0;
 }
 

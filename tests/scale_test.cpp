@@ -1,4 +1,4 @@
-// The catalogue at scale: the summaries written at crawl time (schema 006) equal
+// The catalogue at scale: the summaries written at crawl time (schema 007) equal
 // what the views of schema 2-3 computed, a catalogue of the older schema is
 // migrated to the same rows, and no per-model report or view lookup scans all
 // of `tensors` or `metadata` (EXPLAIN QUERY PLAN).
@@ -148,7 +148,7 @@ TEST_F(ScaleCatalogue, ReReadModelsKeepOneSetOfSummaryRows) {
     EXPECT_EQ(rows(db(), "SELECT * FROM policy_map"), rows(db(), kOldPolicyMap));
 }
 
-// Applies the migrations before 006_scale to a fresh database, copies the
+// Applies the migrations before 007_scale to a fresh database, copies the
 // crawled rows into it, and opens it with this build: the migration must fill
 // the summaries exactly as the crawl wrote them.
 TEST_F(ScaleCatalogue, OlderCatalogueIsMigratedToTheSameSummaries) {

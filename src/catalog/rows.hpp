@@ -54,7 +54,7 @@ struct CensusRow {
     std::optional<double> bits_per_weight;
 };
 
-// Written at crawl time so that views need not recompute them (schema/006_scale.sql).
+// Written at crawl time so that views need not recompute them (schema/007_scale.sql).
 struct ModelRow {
     std::string location, name, format;
     std::optional<std::string> architecture;

@@ -1,4 +1,4 @@
--- modelcat catalogue, schema version 6: what the views kept recomputing, written at crawl time.
+-- modelcat catalogue, schema version 7: what the views kept recomputing, written at crawl time.
 -- At 10,000 models and 3 M tensor rows the views of versions 2-3 re-aggregated every tensor
 -- (policy_map, policy_deviations) or searched metadata per model (same_file_type_different_policy).
 -- The crawl now writes these summaries in the model's own transaction (src/catalog/summaries.cpp);
