@@ -57,7 +57,7 @@ DROP VIEW model_majority_type;
 DROP VIEW same_file_type_different_policy;
 DROP VIEW quant_summary;
 
--- One row per model: the seed's quant table (census precomputed, see models.census).
+-- One row per model: the quant table (census precomputed, see models.census).
 CREATE VIEW quant_summary AS
 SELECT m.model_id, m.name, m.location, m.format, m.architecture, m.file_type, m.file_bytes, m.header_bytes, m.params,
        CASE WHEN m.params > 0 THEN (m.file_bytes - m.header_bytes) * 8.0 / m.params END AS bits_per_weight,

@@ -1,4 +1,4 @@
-// The catalogue answers the seeds' questions: the quant table, policies,
+// The catalogue answers the questions users bring: the quant table, policies,
 // same file_type with different policies, measured type rates, multi-file
 // models and the GGUF <-> safetensors reconciliation, each as one query.
 #include <SQLiteCpp/SQLiteCpp.h>
@@ -26,7 +26,7 @@ std::string text(const catalog::Cell& c) {
     return "NULL";
 }
 
-class SeedLineup : public ::testing::Test {
+class Llama31Lineup : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
         dir_ = new test::TempDir();
@@ -48,13 +48,13 @@ protected:
     static inline crawl::CrawlReport report_;
 };
 
-TEST_F(SeedLineup, EverythingIsCataloguedAsTenModels) {
+TEST_F(Llama31Lineup, EverythingIsCataloguedAsTenModels) {
     EXPECT_TRUE(report_.failures.empty());
     EXPECT_EQ(text(sql("SELECT count(*) FROM models").rows[0][0]), "10");  // 8 quants, the BF16 GGUF, the checkpoint
 }
 
-TEST_F(SeedLineup, QuantTableReproducesTheSeed) {
-    // seeds/003 section 4: bits/weight to 4 decimals, GiB, file_type and census
+TEST_F(Llama31Lineup, QuantTableReproducesTheMeasuredFiles) {
+    // as measured on the real files: bits/weight to 4 decimals, GiB, file_type and census
     const std::map<std::string, std::string> want = {
         {"IQ2_M", "2948285856|2.75|29|2.9294|22:156 21:37 13:1 12:32 0:66"},
         {"Q2_K", "3179136416|2.96|10|3.1593|10:129 11:64 14:1 12:32 0:66"},
@@ -78,7 +78,7 @@ TEST_F(SeedLineup, QuantTableReproducesTheSeed) {
     for (const auto& [q, line] : want) EXPECT_EQ(got[q], line) << q;
 }
 
-TEST_F(SeedLineup, PolicyDeviationsGiveTheSeedsLayerLists) {
+TEST_F(Llama31Lineup, PolicyDeviationsGiveTheMeasuredLayerLists) {
     const std::string layers16 = "0,1,2,3,6,10,13,16,19,21,24,27,28,29,30,31";
     auto rows = [&](const std::string& quant) {
         std::vector<std::string> out;
@@ -96,7 +96,7 @@ TEST_F(SeedLineup, PolicyDeviationsGiveTheSeedsLayerLists) {
                                                        "Q4_K Q6_K ffn_down.weight 16 " + layers16}));
 }
 
-TEST_F(SeedLineup, SameFileTypeDifferentPolicyFindsQ4KMAndQ4KL) {
+TEST_F(Llama31Lineup, SameFileTypeDifferentPolicyFindsQ4KMAndQ4KL) {
     catalog::QueryResult r = sql("SELECT * FROM same_file_type_different_policy");
     EXPECT_EQ(r.columns, (std::vector<std::string>{"architecture", "file_type", "file_type_name", "models", "policies",
                                                    "model_ids", "names"}));
@@ -113,8 +113,8 @@ TEST_F(SeedLineup, SameFileTypeDifferentPolicyFindsQ4KMAndQ4KL) {
     EXPECT_EQ(text(sql("SELECT count(DISTINCT policy_hash) FROM models WHERE file_type = 15").rows[0][0]), "2");
 }
 
-TEST_F(SeedLineup, TypeRatesAreTheSeedsMeasuredRates) {
-    // seeds/003: "bits per weight measured for every distinct type id seen"
+TEST_F(Llama31Lineup, TypeRatesAreTheMeasuredRates) {
+    // bits per weight measured for every distinct type id seen in the real files
     const std::map<std::string, std::string> want = {{"0", "32.0000"},  {"8", "8.5000"},  {"10", "2.6250"},
                                                      {"11", "3.4375"}, {"12", "4.5000"}, {"13", "5.5000"},
                                                      {"14", "6.5625"}, {"21", "3.4375"}, {"22", "2.5625"}};
@@ -129,7 +129,7 @@ TEST_F(SeedLineup, TypeRatesAreTheSeedsMeasuredRates) {
     }
 }
 
-TEST_F(SeedLineup, NamedTensorsPivotMatchesTheSeed) {
+TEST_F(Llama31Lineup, NamedTensorsPivotMatchesTheMeasuredFiles) {
     catalog::QueryResult r = query("named_tensors", {{"pattern", "Meta-Llama-3.1-8B-Instruct-Q%"}});
     std::map<std::string, std::string> got;
     for (const auto& row : r.rows)
@@ -139,7 +139,7 @@ TEST_F(SeedLineup, NamedTensorsPivotMatchesTheSeed) {
     EXPECT_EQ(got["Meta-Llama-3.1-8B-Instruct-Q3_K_M"], "11(3.44) 14(6.56) 13(5.50) 13(5.50) 11(3.44)");
 }
 
-TEST_F(SeedLineup, CheckpointIsOneModelWithItsConfig) {
+TEST_F(Llama31Lineup, CheckpointIsOneModelWithItsConfig) {
     catalog::QueryResult m = sql("SELECT name, format, architecture, tensor_count, params, file_bytes, header_bytes,"
                                  " (SELECT count(*) FROM files f WHERE f.model_id = m.model_id),"
                                  " (SELECT group_concat(role) FROM (SELECT role FROM files f WHERE f.model_id = m.model_id ORDER BY file_id))"
@@ -150,7 +150,7 @@ TEST_F(SeedLineup, CheckpointIsOneModelWithItsConfig) {
     EXPECT_EQ(text(row[2]), "llama");  // config.json model_type
     EXPECT_EQ(text(row[3]), "291");
     EXPECT_EQ(text(row[4]), "8030261248");
-    EXPECT_EQ(text(row[5]), "16060556376");               // the seed's shard bytes on disk
+    EXPECT_EQ(text(row[5]), "16060556376");               // the real shards' bytes on disk
     EXPECT_EQ(text(row[6]), std::to_string(8 * 4 + 9512 + 12120 + 11656 + 560));
     EXPECT_EQ(text(row[7]), "6");
     EXPECT_EQ(text(row[8]), "data,data,data,data,index,config");
@@ -164,7 +164,7 @@ TEST_F(SeedLineup, CheckpointIsOneModelWithItsConfig) {
     EXPECT_EQ(text(sql("SELECT value FROM metadata WHERE key = 'total_size'").rows[0][0]), "16060522496");
 }
 
-TEST_F(SeedLineup, ReconcileAccountsForEveryByte) {
+TEST_F(Llama31Lineup, ReconcileAccountsForEveryByte) {
     catalog::QueryResult r = query("reconcile", {{"gguf", "Meta-Llama-3.1-8B-Instruct-BF16"}, {"source", "Meta-Llama-3.1-8B-Instruct"}});
     std::vector<std::string> got;
     for (const auto& row : r.rows) got.push_back(text(row[0]) + "|" + text(row[1]) + "|" + text(row[2]) + "|" + text(row[3]));
@@ -180,7 +180,7 @@ TEST_F(SeedLineup, ReconcileAccountsForEveryByte) {
     EXPECT_EQ(sum, std::get<int64_t>(r.rows.back()[3]));
 }
 
-TEST_F(SeedLineup, DiffOfTwoCataloguedModels) {
+TEST_F(Llama31Lineup, DiffOfTwoCataloguedModels) {
     catalog::QueryResult r = query("diff", {{"a", "Meta-Llama-3.1-8B-Instruct-Q4_K_M"}, {"b", "Meta-Llama-3.1-8B-Instruct-Q4_K_L"}});
     ASSERT_EQ(r.rows.size(), 2u);
     EXPECT_EQ(text(r.rows[0][0]), "output.weight");

@@ -126,7 +126,7 @@ TEST_F(ScaleCatalogue, PrecomputedRowsEqualWhatTheOldViewsComputed) {
     EXPECT_GT(std::stoll(one("SELECT count(*) FROM same_file_type_different_policy")), 3);
 }
 
-TEST_F(ScaleCatalogue, LineupSummariesAreTheSeedsFacts) {
+TEST_F(ScaleCatalogue, LineupSummariesAreTheMeasuredFacts) {
     const std::string q4km = "(SELECT model_id FROM models WHERE name = 'Meta-Llama-3.1-8B-Instruct-Q4_K_M')";
     EXPECT_EQ(one("SELECT block_count || ' ' || majority_type_id || ' ' || majority_type_name || ' ' || census"
                   " FROM models WHERE model_id = " + q4km),
