@@ -114,7 +114,7 @@ TEST_F(Incremental, CopiesShowAsOneContentWithSeveralLocations) {
     fs::create_directories(tmp_ / "mirror");
     kit::llama31_quant("Q4_K_S").write(tmp_ / "mirror" / "copy.gguf");  // a byte-identical copy, still sparse
     ASSERT_EQ(test::run_modelcat("crawl --db " + db_.string() + " " + (tmp_ / "mirror").string()).exit_code, 0);
-    EXPECT_EQ(one("SELECT locations || ' ' || size FROM duplicates"), "2 4692673952");
+    EXPECT_EQ(one("SELECT location_count || ' ' || size FROM duplicates"), "2 4692673952");
     EXPECT_EQ(one("SELECT count(*) FROM duplicates"), "1");
 }
 

@@ -75,7 +75,7 @@ TEST_F(RealFixtures, GgufMatchesOracle) {
         int64_t fid = file_id(model_file(oracle));
         ASSERT_GE(fid, 0);
         SQLite::Statement f(catalog_->db(),
-                            "SELECT version, endianness, size, data_start, alignment, kv_count, tensor_count FROM files WHERE file_id = ?");
+                            "SELECT version, endianness, size, data_start, alignment, declared_kv_count, tensor_count FROM files WHERE file_id = ?");
         f.bind(1, fid);
         ASSERT_TRUE(f.executeStep());
         EXPECT_EQ(f.getColumn(0).getInt64(), int64_t(o["version"]));
@@ -197,7 +197,7 @@ TEST_F(RealFixtures, DuplicateKeysAreKeptOnceWithAWarning) {
     // gguf-py wrote general.architecture twice in IREE's files: kv_count 6, 5 distinct keys
     std::string loc = (test::fixtures_dir() / "iree-single-v3.gguf").string();
     SQLite::Statement st(catalog_->db(),
-                         "SELECT (SELECT count(*) FROM metadata WHERE file_id = f.file_id), f.kv_count,"
+                         "SELECT (SELECT count(*) FROM metadata WHERE file_id = f.file_id), f.declared_kv_count,"
                          " (SELECT group_concat(message) FROM warnings WHERE location = f.location)"
                          " FROM files f WHERE location = ?");
     st.bind(1, loc);

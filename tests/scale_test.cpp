@@ -163,10 +163,14 @@ TEST_F(ScaleCatalogue, OlderCatalogueIsMigratedToTheSameSummaries) {
         }
         old.exec("ATTACH '" + (dir_->path() / "catalog.db").string() + "' AS fresh");
         for (const char* table : {"crawls", "models", "files", "metadata", "tensors", "census"}) {
-            std::string cols;
+            std::string cols, from;  // the fresh catalogue's names for the older columns (schema 11 renamed one)
             SQLite::Statement info(old, std::string("SELECT name FROM pragma_table_info('") + table + "', 'main')");
-            while (info.executeStep()) cols += (cols.empty() ? "" : ", ") + info.getColumn(0).getString();
-            old.exec(std::string("INSERT INTO main.") + table + " (" + cols + ") SELECT " + cols + " FROM fresh." + table);
+            while (info.executeStep()) {
+                const std::string c = info.getColumn(0).getString();
+                cols += (cols.empty() ? "" : ", ") + c;
+                from += (from.empty() ? "" : ", ") + (c == "kv_count" && std::string(table) == "files" ? "declared_kv_count" : c);
+            }
+            old.exec(std::string("INSERT INTO main.") + table + " (" + cols + ") SELECT " + from + " FROM fresh." + table);
         }
         old.exec("DETACH fresh");
         old.exec("PRAGMA user_version = " + std::to_string(version));

@@ -50,6 +50,8 @@ void copy_llama31_lineup(const std::filesystem::path& dir) {
     if (std::system(cmd.c_str()) != 0) throw std::runtime_error("could not run: " + cmd);
 }
 
+std::string modelcat_binary() { return MODELCAT_BINARY; }
+
 CommandResult run_modelcat(const std::string& args, const std::string& shell_prefix) {
     return run_command(shell_prefix + std::string(MODELCAT_BINARY) + " " + args);
 }

@@ -32,6 +32,8 @@ CommandResult run_command(const std::string& command);
 // `shell_prefix` (e.g. "ulimit -v 1048576;") in the same shell.
 CommandResult run_modelcat(const std::string& args, const std::string& shell_prefix = "");
 
+std::string modelcat_binary();  // the built binary's path
+
 std::filesystem::path fixtures_dir();  // ../shared/fixtures/real
 
 // The 8-quant Llama 3.1 8B lineup, written once per test process and copied

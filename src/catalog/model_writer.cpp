@@ -13,10 +13,10 @@ namespace modelcat::catalog {
 ModelWriter::ModelWriter(SQLite::Database& db)
     : db_(db),
       file_(db, "INSERT INTO files (model_id, location, role, shard, format, version, endianness, size, header_bytes,"
-                " data_start, alignment, kv_count, tensor_count, bytes_read, requests, read_ms, mtime_ns, inode, device,"
+                " data_start, alignment, declared_kv_count, tensor_count, bytes_read, requests, read_ms, mtime_ns, inode, device,"
                 " header_hash, status, crawl_id, checked_crawl_id, etag, last_modified, sha256, final_url, http_status,"
                 " revision, ggml_refusals, xet_hash, resolver_calls, storage_reads) VALUES (:model_id, :location, :role,"
-                " :shard, :format, :version, :endianness, :size, :header_bytes, :data_start, :alignment, :kv_count,"
+                " :shard, :format, :version, :endianness, :size, :header_bytes, :data_start, :alignment, :declared_kv_count,"
                 " :tensor_count, :bytes_read, :requests, :read_ms, :mtime_ns, :inode, :device, :header_hash, 'ok',"
                 " :crawl_id, :crawl_id, :etag, :last_modified, :sha256, :final_url, :http_status, :revision,"
                 " :ggml_refusals, :xet_hash, :resolver_calls, :storage_reads)"),
@@ -151,7 +151,7 @@ int64_t ModelWriter::insert_file(int64_t crawl_id, int64_t model_id, const FileR
     st.bind(":header_bytes", f.header_bytes);
     st.bind(":data_start", f.data_start);
     bind_optional(st, ":alignment", f.alignment);
-    st.bind(":kv_count", f.kv_count);
+    st.bind(":declared_kv_count", f.declared_kv_count);
     st.bind(":tensor_count", f.tensor_count);
     st.bind(":bytes_read", f.bytes_read);
     st.bind(":requests", f.requests);

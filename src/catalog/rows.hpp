@@ -33,7 +33,7 @@ struct FileRow {
     std::string format;
     std::optional<int64_t> version, alignment;
     std::optional<std::string> endianness;
-    int64_t size = 0, header_bytes = 0, data_start = 0, kv_count = 0, tensor_count = 0;
+    int64_t size = 0, header_bytes = 0, data_start = 0, declared_kv_count = 0, tensor_count = 0;
     int64_t bytes_read = 0, requests = 0;
     double read_ms = 0;
     std::optional<int64_t> mtime_ns, inode, device;

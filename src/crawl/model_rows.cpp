@@ -52,7 +52,7 @@ catalog::FileRow file_row(const FileRecord& f, int64_t shard) {
     r.size = static_cast<int64_t>(h.file_size);
     r.header_bytes = static_cast<int64_t>(h.header_bytes);
     r.data_start = static_cast<int64_t>(h.data_start);
-    r.kv_count = static_cast<int64_t>(h.format == format::Format::gguf ? h.declared_kv_count : h.metadata.size());
+    r.declared_kv_count = static_cast<int64_t>(h.format == format::Format::gguf ? h.declared_kv_count : h.metadata.size());
     r.tensor_count = static_cast<int64_t>(h.tensors.size());
     r.bytes_read = static_cast<int64_t>(f.cost.bytes);
     r.requests = static_cast<int64_t>(f.cost.requests);

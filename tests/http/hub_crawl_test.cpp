@@ -202,7 +202,13 @@ protected:
 };
 
 TEST_F(StoppedHubCrawl, SigintFinishesModelsInFlightAndTheNextCrawlResumes) {
-    test::CommandResult r = crawl("-j 4" + inputs_, "timeout --preserve-status -s INT 1.5 ");
+    // SIGINT once the first model is in (a point reached, not a delay: the machine may be loaded)
+    const std::string db = db_.string();
+    const std::string count = "sqlite3 -readonly " + db + " \"SELECT count(*) FROM files WHERE status = 'ok'\" 2>/dev/null";
+    test::CommandResult r = test::run_command(
+        "{ " + test::modelcat_binary() + " crawl --quiet --db " + db + " --hf-endpoint " + hub_->endpoint() + " -j 4" +
+        inputs_ + " & pid=$!; while kill -0 $pid 2>/dev/null && [ \"$(" + count + " || echo 0)\" -lt 1 ]; do sleep 0.02;" +
+        " done; kill -INT $pid; wait $pid; }");
     EXPECT_EQ(r.exit_code, 130) << r.err;
     EXPECT_EQ(one("SELECT status FROM crawls WHERE crawl_id = 1"), "interrupted");
     int done = std::stoi(one("SELECT count(*) FROM files WHERE status = 'ok'"));
