@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <thread>
 
 #include "crawl/identity.hpp"
 #include "crawl/inputs.hpp"

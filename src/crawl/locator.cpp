@@ -4,12 +4,9 @@
 
 #include "io/io_error.hpp"
 #include "io/local_file.hpp"
+#include "io/local_reader.hpp"
 
 namespace modelcat::crawl {
-
-namespace {
-constexpr uint64_t kMaxJsonBytes = 64ull << 20;  // index.json and config.json are small; refuse absurd ones
-}
 
 bool LocalLocator::exists(const std::string& location) const {
     std::error_code ec;
@@ -18,9 +15,9 @@ bool LocalLocator::exists(const std::string& location) const {
 
 std::string LocalLocator::read_text(const std::string& location) const {
     io::LocalFile f(location);
-    if (f.size() > kMaxJsonBytes)
+    if (f.size() > io::kMaxWholeFileBytes)
         throw io::IoError(location + ": " + std::to_string(f.size()) + " bytes is more than the cap of " +
-                          std::to_string(kMaxJsonBytes) + " for a JSON file");
+                          std::to_string(io::kMaxWholeFileBytes) + " for a JSON file");
     io::ByteBuffer bytes;
     f.read(0, f.size(), bytes);
     return std::string(bytes.begin(), bytes.end());

@@ -11,9 +11,12 @@
 
 namespace modelcat::io {
 
+// index.json and config.json are small: a whole-file read past this is refused.
+inline constexpr uint64_t kMaxWholeFileBytes = 64ull << 20;
+
 class LocalReader final : public RangeReader {
 public:
-    explicit LocalReader(unsigned threads, uint64_t max_whole_file = 64ull << 20);
+    explicit LocalReader(unsigned threads, uint64_t max_whole_file = kMaxWholeFileBytes);
     ~LocalReader() override;
     LocalReader(const LocalReader&) = delete;
     LocalReader& operator=(const LocalReader&) = delete;
