@@ -2,8 +2,11 @@
 
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
+#include <sqlite3.h>
 
+#include <chrono>
 #include <stdexcept>
+#include <thread>
 
 #include "catalog/embedded_sql.hpp"
 #include "catalog/model_writer.hpp"
@@ -28,6 +31,21 @@ void exec_each(SQLite::Statement& st, const std::vector<std::string>& values) {
     }
 }
 
+// Switching to WAL answers SQLITE_BUSY at once, without the busy handler, while
+// another connection opens or closes the database: retry it up to the timeout.
+void use_wal(SQLite::Database& db) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+    for (;;) {
+        try {
+            db.exec("PRAGMA journal_mode = WAL");
+            return;
+        } catch (const SQLite::Exception& e) {
+            if (e.getErrorCode() != SQLITE_BUSY || std::chrono::steady_clock::now() > deadline) throw;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+}
+
 }  // namespace
 
 int schema_version() { return static_cast<int>(schema_migrations().size()); }
@@ -36,7 +54,7 @@ Catalog Catalog::open_read_only(const std::string& path) { return Catalog(open_d
 
 Catalog::Catalog(const std::string& path)
     : db_(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, kBusyTimeoutMs) {
-    db_.exec("PRAGMA journal_mode = WAL");
+    use_wal(db_);
     db_.exec("PRAGMA foreign_keys = ON");
     db_.exec("PRAGMA synchronous = NORMAL");
     migrate();
