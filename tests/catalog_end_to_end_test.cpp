@@ -148,8 +148,8 @@ TEST_F(CatalogEndToEnd, QueryFormats) {
     std::string base = "query quant_summary --db " + db_.string() + " --param pattern=%Q4_K_M ";
     test::CommandResult csv = test::run_modelcat(base + "--format csv");
     ASSERT_EQ(csv.exit_code, 0) << csv.err;
-    EXPECT_NE(csv.out.find("name,format,architecture,file_type,file_type_name,file_bytes,gib,params,bits_per_weight"), std::string::npos);
-    EXPECT_NE(csv.out.find("Meta-Llama-3.1-8B-Instruct-Q4_K_M,gguf,llama,15,MOSTLY_Q4_K_M,4920739232,4.58,8030261312,4.8944,292,33,12:193 14:33 0:66"),
+    EXPECT_NE(csv.out.find("name,format,kind,architecture,file_type,file_type_name,file_bytes,gib,params,bits_per_weight"), std::string::npos);
+    EXPECT_NE(csv.out.find("Meta-Llama-3.1-8B-Instruct-Q4_K_M,gguf,model,llama,15,MOSTLY_Q4_K_M,4920739232,4.58,8030261312,4.8944,292,33,12:193 14:33 0:66"),
               std::string::npos)
         << csv.out;
     test::CommandResult json = test::run_modelcat(base + "--format json");

@@ -12,6 +12,7 @@
 #include "catalog/model_writer.hpp"
 #include "catalog/open.hpp"
 #include "catalog/sql_values.hpp"
+#include "catalog/store_names.hpp"
 #include "format/ggml_types.hpp"
 #include "format/json_text.hpp"
 
@@ -55,9 +56,9 @@ Catalog Catalog::open_read_only(const std::string& path) { return Catalog(open_d
 Catalog::Catalog(const std::string& path)
     : db_(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, kBusyTimeoutMs) {
     use_wal(db_);
-    db_.exec("PRAGMA foreign_keys = ON");
     db_.exec("PRAGMA synchronous = NORMAL");
     migrate();
+    db_.exec("PRAGMA foreign_keys = ON");
 }
 
 Catalog::Catalog(SQLite::Database db) : db_(std::move(db)) {}
@@ -69,6 +70,9 @@ void Catalog::migrate() {
     const auto& migrations = schema_migrations();
     check_schema_not_newer(db_.getFilename(), current);
     if (current < static_cast<int>(migrations.size())) {
+        // Foreign keys stay off while migrating (they are turned on after), so that a migration
+        // may rebuild a table (SQLite's documented procedure); the check below must find nothing.
+        db_.exec("PRAGMA foreign_keys = OFF");
         SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
         // re-read inside the write lock: another process may have migrated meanwhile
         current = user_version(db_);
@@ -76,6 +80,10 @@ void Catalog::migrate() {
             db_.exec(std::string(migrations[i].sql));
             db_.exec("PRAGMA user_version = " + std::to_string(i + 1));
         }
+        SQLite::Statement fk(db_, "PRAGMA foreign_key_check");
+        if (fk.executeStep())
+            throw std::runtime_error("migrating " + db_.getFilename() + " would leave a row of " + fk.getColumn(0).getString() +
+                                     " without its " + fk.getColumn(2).getString() + " row: not migrated");
         tx.commit();
     }
     // The type table follows the binary, not the database's age.
@@ -197,6 +205,12 @@ uint64_t Catalog::mark_gone(int64_t crawl_id, const std::vector<std::string>& mi
     uint64_t n = static_cast<uint64_t>(up.exec());
     tx.commit();
     return n;
+}
+
+void Catalog::record_store_names(int64_t crawl_id, const std::vector<StoreNameRow>& names,
+                                 const std::vector<std::pair<std::string, std::string>>& model_names,
+                                 const std::vector<std::string>& roots) {
+    write_store_names(db_, crawl_id, names, model_names, roots);
 }
 
 int64_t Catalog::write_model(int64_t crawl_id, const ModelRows& rows) {

@@ -74,6 +74,11 @@ public:
     uint64_t mark_gone(int64_t crawl_id, const std::vector<std::string>& missing, const std::vector<std::string>& dirs,
                        const std::vector<std::string>& seen);
 
+    // The names the crawled stores give their models (catalog/store_names.hpp).
+    void record_store_names(int64_t crawl_id, const std::vector<StoreNameRow>& names,
+                            const std::vector<std::pair<std::string, std::string>>& model_names,
+                            const std::vector<std::string>& roots);
+
     SQLite::Database& db() { return db_; }
 
 private:

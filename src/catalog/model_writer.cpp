@@ -15,11 +15,12 @@ ModelWriter::ModelWriter(SQLite::Database& db)
       file_(db, "INSERT INTO files (model_id, location, role, shard, format, version, endianness, size, header_bytes,"
                 " data_start, alignment, declared_kv_count, tensor_count, bytes_read, requests, read_ms, mtime_ns, inode, device,"
                 " header_hash, status, crawl_id, checked_crawl_id, etag, last_modified, sha256, final_url, http_status,"
-                " revision, ggml_refusals, xet_hash, resolver_calls, storage_reads) VALUES (:model_id, :location, :role,"
+                " revision, ggml_refusals, xet_hash, resolver_calls, storage_reads, tensor_index_hash, metadata_hash)"
+                " VALUES (:model_id, :location, :role,"
                 " :shard, :format, :version, :endianness, :size, :header_bytes, :data_start, :alignment, :declared_kv_count,"
                 " :tensor_count, :bytes_read, :requests, :read_ms, :mtime_ns, :inode, :device, :header_hash, 'ok',"
                 " :crawl_id, :crawl_id, :etag, :last_modified, :sha256, :final_url, :http_status, :revision,"
-                " :ggml_refusals, :xet_hash, :resolver_calls, :storage_reads)"),
+                " :ggml_refusals, :xet_hash, :resolver_calls, :storage_reads, :tensor_index_hash, :metadata_hash)"),
       metadata_(db, "INSERT OR IGNORE INTO metadata (model_id, file_id, key, value_type, value, array_type, array_length,"
                     " array_bytes, array_hash, offset) VALUES (:model_id, :file_id, :key, :value_type, :value,"
                     " :array_type, :array_length, :array_bytes, :array_hash, :offset)"),
@@ -92,10 +93,12 @@ int64_t ModelWriter::upsert_model(int64_t crawl_id, const ModelRow& m) {
     SQLite::Statement& up = prepared(upsert_,
                          "INSERT INTO models (location, name, format, architecture, file_type, tensor_count, kv_count,"
                          " params, file_bytes, header_bytes, policy_hash, shape_hash, block_count, majority_type_id,"
-                         " majority_type_name, census, crawl_id, updated_at)"
+                         " majority_type_name, census, kind, chat_template_hash, tensor_index_hash, kv_full_bytes_per_1k,"
+                         " kv_swa_bytes_per_1k, kv_swa_layers, sliding_window, crawl_id, updated_at)"
                          " VALUES (:location, :name, :format, :architecture, :file_type, :tensor_count, :kv_count, :params,"
                          " :file_bytes, :header_bytes, :policy_hash, :shape_hash, :block_count, :majority_type_id,"
-                         " :majority_type_name, :census, :crawl_id, " + std::string(kSqlNow) + ")"
+                         " :majority_type_name, :census, :kind, :chat_template_hash, :tensor_index_hash, :kv_full_bytes_per_1k,"
+                         " :kv_swa_bytes_per_1k, :kv_swa_layers, :sliding_window, :crawl_id, " + std::string(kSqlNow) + ")"
                          " ON CONFLICT(location) DO UPDATE SET name = excluded.name, format = excluded.format,"
                          " architecture = excluded.architecture, file_type = excluded.file_type,"
                          " tensor_count = excluded.tensor_count, kv_count = excluded.kv_count, params = excluded.params,"
@@ -103,6 +106,10 @@ int64_t ModelWriter::upsert_model(int64_t crawl_id, const ModelRow& m) {
                          " policy_hash = excluded.policy_hash, shape_hash = excluded.shape_hash,"
                          " block_count = excluded.block_count, majority_type_id = excluded.majority_type_id,"
                          " majority_type_name = excluded.majority_type_name, census = excluded.census,"
+                         " kind = excluded.kind, chat_template_hash = excluded.chat_template_hash,"
+                         " tensor_index_hash = excluded.tensor_index_hash, kv_full_bytes_per_1k = excluded.kv_full_bytes_per_1k,"
+                         " kv_swa_bytes_per_1k = excluded.kv_swa_bytes_per_1k, kv_swa_layers = excluded.kv_swa_layers,"
+                         " sliding_window = excluded.sliding_window,"
                          " crawl_id = excluded.crawl_id, updated_at = excluded.updated_at"
                          " RETURNING model_id");
     up.bind(":location", m.location);
@@ -122,6 +129,13 @@ int64_t ModelWriter::upsert_model(int64_t crawl_id, const ModelRow& m) {
     bind_optional(up, ":majority_type_id", m.majority_type_id);
     bind_optional(up, ":majority_type_name", m.majority_type_name);
     up.bind(":census", m.census);
+    up.bind(":kind", m.kind);
+    bind_optional(up, ":chat_template_hash", m.chat_template_hash);
+    bind_optional(up, ":tensor_index_hash", m.tensor_index_hash);
+    bind_optional(up, ":kv_full_bytes_per_1k", m.kv_full_bytes_per_1k);
+    bind_optional(up, ":kv_swa_bytes_per_1k", m.kv_swa_bytes_per_1k);
+    bind_optional(up, ":kv_swa_layers", m.kv_swa_layers);
+    bind_optional(up, ":sliding_window", m.sliding_window);
     up.bind(":crawl_id", crawl_id);
     if (!up.executeStep()) throw std::runtime_error("upsert of model returned no row");
     const int64_t id = up.getColumn(0).getInt64();
@@ -171,6 +185,8 @@ int64_t ModelWriter::insert_file(int64_t crawl_id, int64_t model_id, const FileR
     bind_optional(st, ":xet_hash", f.xet_hash);
     bind_optional(st, ":resolver_calls", f.resolver_calls);
     bind_optional(st, ":storage_reads", f.storage_reads);
+    bind_optional(st, ":tensor_index_hash", f.tensor_index_hash);
+    bind_optional(st, ":metadata_hash", f.metadata_hash);
     st.exec();
     st.reset();
     return db_.getLastInsertRowid();

@@ -43,10 +43,7 @@ std::vector<ReportModel> load_models(SQLite::Database& db, const std::set<int64_
         SELECT q.model_id, q.name, q.format, q.architecture, q.file_type, f.name, q.file_bytes, q.params,
                q.bits_per_weight, q.census,
                (SELECT mj.type_name FROM model_majority_type mj WHERE mj.model_id = q.model_id),
-               (SELECT md.value FROM files fl CROSS JOIN metadata md  -- CROSS: by model's files, not by key
-                 WHERE fl.model_id = q.model_id AND md.file_id = fl.file_id AND md.key = 'general.type'
-                 ORDER BY fl.shard LIMIT 1),
-               (SELECT policy_hash FROM models WHERE model_id = q.model_id)
+               q.kind, (SELECT policy_hash FROM models WHERE model_id = q.model_id)
           FROM quant_summary q LEFT JOIN file_type_names f ON f.file_type = q.file_type
          WHERE q.model_id = :id)");
     std::vector<ReportModel> out;
@@ -66,10 +63,9 @@ std::vector<ReportModel> load_models(SQLite::Database& db, const std::set<int64_
         if (!st.getColumn(8).isNull()) m.bits_per_weight = st.getColumn(8).getDouble();
         m.census = text(st.getColumn(9));
         m.majority_type = text(st.getColumn(10));
-        std::string general_type = text(st.getColumn(11));
+        const std::string kind = text(st.getColumn(11));
         m.policy_hash = text(st.getColumn(12));
-        if (!general_type.empty() && general_type != "model") m.model_kind = general_type;
-        else if (m.architecture == "clip") m.model_kind = "clip";  // vision projectors predate general.type
+        if (kind != "model") m.model_kind = kind;
         out.push_back(std::move(m));
     }
     std::sort(out.begin(), out.end(), [](const ReportModel& a, const ReportModel& b) {

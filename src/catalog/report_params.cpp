@@ -28,9 +28,12 @@ std::vector<ParamSpec> declared_params(const std::string& sql) {
 
 int64_t resolve_model_ref(SQLite::Database& db, const std::string& ref) {
     SQLite::Statement st(db,
-                         "SELECT model_id, name, location, trim(iif(CAST(model_id AS TEXT) = ?1, 'model_id ', '') ||"
-                         " iif(name = ?1, 'name ', '') || iif(location = ?1, 'location', ''))"
-                         " FROM models WHERE CAST(model_id AS TEXT) = ?1 OR name = ?1 OR location = ?1 ORDER BY model_id");
+                         "WITH named AS (SELECT model_id FROM store_names WHERE name = ?1 AND role = 'model' AND status = 'ok')"
+                         " SELECT model_id, name, location, trim(iif(CAST(model_id AS TEXT) = ?1, 'model_id ', '') ||"
+                         " iif(name = ?1, 'name ', '') || iif(location = ?1, 'location ', '') ||"
+                         " iif(model_id IN named, 'store name', ''))"
+                         " FROM models WHERE CAST(model_id AS TEXT) = ?1 OR name = ?1 OR location = ?1 OR model_id IN named"
+                         " ORDER BY model_id");
     st.bind(1, ref);
     std::vector<int64_t> ids;
     std::string candidates;

@@ -45,6 +45,7 @@ struct FileRow {
     std::vector<format::Warning> warnings;
     // GGUF files: why ggml's reader would refuse it (check, reason); empty when it would read it.
     std::optional<std::vector<std::pair<std::string, std::string>>> ggml_refusals;
+    std::optional<std::string> tensor_index_hash, metadata_hash;  // data files (schema/012_stores.sql)
 };
 
 struct CensusRow {
@@ -65,6 +66,10 @@ struct ModelRow {
     std::optional<int64_t> majority_type_id;
     std::optional<std::string> majority_type_name;
     std::string census;  // quant_summary's census string
+    // Schema 12: what kind of artifact, what tells re-uploads apart, the KV cache estimate.
+    std::string kind;
+    std::optional<std::string> chat_template_hash, tensor_index_hash;
+    std::optional<int64_t> kv_full_bytes_per_1k, kv_swa_bytes_per_1k, kv_swa_layers, sliding_window;
 };
 
 // A policy_layers row: one tensor kind at one type, and its layers.
@@ -74,6 +79,18 @@ struct PolicyRow {
     std::string type_name;
     int64_t tensors = 0;
     std::optional<std::string> layers;  // ascending, comma-separated; none when no tensor has a layer
+};
+
+// How a store (Hugging Face cache, Ollama, LM Studio) names a model: a
+// store_names row. Names are recorded once per crawl, after its models.
+struct StoreNameRow {
+    std::string store;  // hf_cache | ollama | lmstudio
+    std::string root;   // the store's folder, or ollama://REGISTRY
+    std::string name;   // owner/name@commit/file, library/llama3.1:8b, publisher/repo/file
+    std::string role = "model";  // model | projector | adapter (Ollama layers)
+    std::optional<std::string> repo, revision, refs, digest;
+    std::string path;      // where the name lives in the store: a snapshot link, a manifest, the file
+    std::string location;  // files.location of the model's first data file
 };
 
 struct ModelRows {

@@ -10,6 +10,7 @@
 #include "crawl/plan.hpp"
 #include "crawl/remote_inputs.hpp"
 #include "crawl/hub.hpp"
+#include "crawl/stores.hpp"
 #include "io/http_reader.hpp"
 #include "io/local_reader.hpp"
 
@@ -40,11 +41,31 @@ void add_to_totals(catalog::CrawlTotals& t, const ModelOutcome& o) {
     if (o.status == ModelStatus::added || o.status == ModelStatus::changed) t.tensors += o.tensors;
 }
 
-std::string absolute(const std::string& p) { return std::filesystem::absolute(p).lexically_normal().string(); }
-
 bool is_directory(const std::string& p) {
     std::error_code ec;
     return std::filesystem::is_directory(p, ec);
+}
+
+// Local inputs planned: files, folders and lists, then stores; the folders walked
+// whole, where a file not seen again is gone.
+struct LocalPlan {
+    CrawlPlan plan;
+    std::vector<std::string> scopes, store_roots;
+};
+
+LocalPlan plan_local(const std::vector<std::string>& inputs) {
+    std::vector<std::string> plain, stores;
+    for (const auto& in : inputs) (is_store_input(in) ? stores : plain).push_back(in);
+    ExpandedInputs expanded = expand_inputs(plain);
+    LocalPlan out{plan_crawl(expanded.files, expanded.problems, LocalLocator{}), {}, {}};
+    StorePlan sp = plan_stores(stores);
+    for (auto& m : sp.models) out.plan.models.push_back(std::move(m));
+    out.plan.problems.insert(out.plan.problems.end(), sp.problems.begin(), sp.problems.end());
+    for (const auto& in : plain)
+        if (is_directory(in)) out.scopes.push_back(absolute_path(in));
+    out.scopes.insert(out.scopes.end(), sp.roots.begin(), sp.roots.end());
+    out.store_roots = std::move(sp.roots);
+    return out;
 }
 
 // One crawl's bookkeeping: totals, progress, failures, and what was seen.
@@ -63,13 +84,16 @@ public:
 
 private:
     PipelineOptions pipeline_options() const;
+    void note_planned(const CrawlPlan& plan);
 
     catalog::Catalog& catalog_;
     const CrawlOptions& options_;
     CrawlReport report_;
     CrawlProgress progress_;
     Clock::time_point t0_ = Clock::now();
-    std::vector<std::string> seen_, scopes_, missing_;
+    std::vector<std::string> seen_, scopes_, missing_, store_roots_;
+    std::vector<catalog::StoreNameRow> names_;
+    std::vector<std::pair<std::string, std::string>> store_models_;  // location, name: store models
 };
 
 void Crawl::account(ModelOutcome o) {
@@ -85,7 +109,7 @@ void Crawl::account(ModelOutcome o) {
 // An input that could not be planned; a named file that vanished but was catalogued is gone, not an error.
 void Crawl::planning_problem(const InputProblem& p) {
     if (!is_remote_input(p.input)) {
-        std::string abs = absolute(p.input);
+        std::string abs = absolute_path(p.input);
         if (!io::stat_file(abs) && catalog_.stored_file(abs)) {
             missing_.push_back(abs);
             return;
@@ -111,15 +135,23 @@ PipelineOptions Crawl::pipeline_options() const {
     return po;
 }
 
-void Crawl::run_local(const std::vector<std::string>& inputs) {
-    ExpandedInputs expanded = expand_inputs(inputs);
-    CrawlPlan plan = plan_crawl(expanded.files, expanded.problems, LocalLocator{});
+// Every planned model's files are seen (not gone); store models' names are recorded after the crawl.
+void Crawl::note_planned(const CrawlPlan& plan) {
     progress_.total += plan.problems.size() + plan.models.size();
     for (const auto& p : plan.problems) planning_problem(p);
-    for (const auto& m : plan.models)
+    for (const auto& m : plan.models) {
         for (const auto& f : all_files(m)) seen_.push_back(f);
-    for (const auto& in : inputs)
-        if (is_directory(in)) scopes_.push_back(absolute(in));
+        names_.insert(names_.end(), m.names.begin(), m.names.end());
+        if (!m.names.empty()) store_models_.emplace_back(m.data_files.front(), m.name);
+    }
+}
+
+void Crawl::run_local(const std::vector<std::string>& inputs) {
+    LocalPlan local = plan_local(inputs);
+    CrawlPlan& plan = local.plan;
+    note_planned(plan);
+    scopes_ = std::move(local.scopes);
+    store_roots_ = std::move(local.store_roots);
     PipelineOptions po = pipeline_options();
     po.first_read_gguf = po.first_read_safetensors = options_.first_read_local;
     io::LocalReader reader(std::min(kMaxLocalThreads, std::max(1u, options_.jobs)));
@@ -139,10 +171,7 @@ void Crawl::run_remote(const std::vector<std::string>& inputs) {
     po.read_generously = true;
     RemotePlan remote = plan_remote(reader, inputs, options_.hf_endpoint, po.sends_token);
     add_costs(report_.totals, remote.cost);
-    progress_.total += remote.plan.problems.size() + remote.plan.models.size();
-    for (const auto& p : remote.plan.problems) planning_problem(p);
-    for (const auto& m : remote.plan.models)
-        for (const auto& f : all_files(m)) seen_.push_back(f);
+    note_planned(remote.plan);
     scopes_.insert(scopes_.end(), remote.gone_scopes.begin(), remote.gone_scopes.end());
     if (!ModelPipeline(catalog_, report_.crawl_id, reader, po, remote.known, [this](ModelOutcome o) { account(std::move(o)); })
              .run(std::move(remote.plan.models)))
@@ -151,6 +180,8 @@ void Crawl::run_remote(const std::vector<std::string>& inputs) {
 
 CrawlReport Crawl::finish() {
     report_.totals.files_gone += catalog_.mark_gone(report_.crawl_id, missing_, scopes_, seen_);
+    if (!names_.empty() || !store_roots_.empty())
+        catalog_.record_store_names(report_.crawl_id, names_, store_models_, store_roots_);
     report_.totals.seconds = std::chrono::duration<double>(Clock::now() - t0_).count();
     catalog_.finish_crawl(report_.crawl_id, report_.totals);
     return std::move(report_);
@@ -174,12 +205,12 @@ std::vector<PlannedModel> dry_run(catalog::Catalog& catalog, const std::vector<s
         if (is_remote_input(in)) out.push_back({in, {in}, ModelStatus::changed, "remote: checked when crawled"});
         else local.push_back(in);
     }
-    ExpandedInputs expanded = expand_inputs(local);
-    CrawlPlan plan = plan_crawl(expanded.files, expanded.problems, LocalLocator{});
+    CrawlPlan plan = plan_local(local).plan;
     for (const auto& p : plan.problems) out.push_back({p.input, {p.input}, ModelStatus::failed, p.message});
     for (const auto& m : plan.models) {
         std::vector<std::string> files = all_files(m);
-        ModelStatus s = !force && compare_model(catalog, files, local_identity).result == Sameness::same
+        auto identity = [&m](const std::string& f) { return local_identity(f, digest_of(m, f)); };
+        ModelStatus s = !force && compare_model(catalog, files, identity).result == Sameness::same
                             ? ModelStatus::unchanged
                         : catalog.stored_file(files.front()) ? ModelStatus::changed
                                                              : ModelStatus::added;

@@ -10,6 +10,7 @@ const char* role_name(FileRole role) {
         case FileRole::data: return "data";
         case FileRole::index: return "index";
         case FileRole::config: return "config";
+        case FileRole::manifest: return "manifest";
     }
     return "data";
 }
@@ -52,16 +53,17 @@ FileRecord file_record(const std::string& location, FileRole role, format::FileH
     return rec;
 }
 
-FileRecord json_record(const std::string& location, FileRole role, const io::RangeReply& reply,
-                       std::vector<format::MetadataEntry> metadata) {
+FileRecord side_record(const std::string& location, FileRole role, format::Format format, const io::RangeReply& reply,
+                       std::vector<format::MetadataEntry> metadata, const ListedFile* listed) {
     FileRecord rec;
     rec.location = location;
     rec.role = role;
-    rec.header.format = format::Format::json;
-    rec.header.file_size = rec.header.header_bytes = rec.header.data_start = reply.body.size();
+    rec.header.format = format;
+    rec.header.file_size = reply.total_size.value_or(reply.body.size());
+    rec.header.header_bytes = rec.header.data_start = reply.body.size();
     rec.header.metadata = std::move(metadata);
     rec.cost.add(reply);
-    record_answer(rec, reply, nullptr);
+    record_answer(rec, reply, listed);
     return rec;
 }
 

@@ -11,7 +11,7 @@
 
 namespace modelcat::crawl {
 
-enum class FileRole { data, index, config };
+enum class FileRole { data, index, config, manifest };
 const char* role_name(FileRole role);
 
 // What tells a file changed without reading it: the stat triple (local),
@@ -56,8 +56,9 @@ struct ListedFile {
 FileRecord file_record(const std::string& location, FileRole role, format::FileHeader header, const ReadCost& cost,
                        const io::RangeReply& last, const ListedFile* listed);
 
-// The record of a JSON side file read whole in `reply`; config.json's keys become metadata.
-FileRecord json_record(const std::string& location, FileRole role, const io::RangeReply& reply,
-                       std::vector<format::MetadataEntry> metadata);
+// The record of a side file read whole in `reply` (index.json, config.json, an
+// Ollama manifest), with the metadata it holds.
+FileRecord side_record(const std::string& location, FileRole role, format::Format format, const io::RangeReply& reply,
+                       std::vector<format::MetadataEntry> metadata, const ListedFile* listed);
 
 }  // namespace modelcat::crawl

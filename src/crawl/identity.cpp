@@ -6,10 +6,15 @@ namespace {
 Sameness same_if(bool equal) { return equal ? Sameness::same : Sameness::changed; }
 }  // namespace
 
-std::optional<FileIdentity> local_identity(const std::string& path) {
+std::optional<FileIdentity> local_identity(const std::string& path, const std::optional<std::string>& digest) {
     auto st = io::stat_file(path);
     if (!st) return std::nullopt;
-    return FileIdentity{st->size, st, std::nullopt, std::nullopt, std::nullopt};
+    return FileIdentity{st->size, st, std::nullopt, digest, std::nullopt};
+}
+
+std::optional<std::string> digest_of(const ModelPlan& plan, const std::string& location) {
+    auto it = plan.digests.find(location);
+    return it == plan.digests.end() ? std::nullopt : std::optional(it->second);
 }
 
 Sameness compare_identity(const catalog::StoredFile& stored, const std::optional<FileIdentity>& now) {

@@ -8,6 +8,7 @@
 
 #include "catalog/catalog.hpp"
 #include "crawl/file_record.hpp"
+#include "crawl/plan.hpp"
 
 namespace modelcat::crawl {
 
@@ -18,8 +19,12 @@ enum class Sameness { same, changed, ask };  // ask: only a conditional request 
 // server with the stored ETag, or read again when there is none.
 Sameness compare_identity(const catalog::StoredFile& stored, const std::optional<FileIdentity>& now);
 
-// A local file's identity now: its stat, or nullopt when it is not a readable regular file.
-std::optional<FileIdentity> local_identity(const std::string& path);
+// A local file's identity now: its stat (and the digest a store names it by,
+// trusted as its sha256), or nullopt when it is not a readable regular file.
+std::optional<FileIdentity> local_identity(const std::string& path, const std::optional<std::string>& digest = std::nullopt);
+
+// The digest a plan's store names `location` by, if any.
+std::optional<std::string> digest_of(const ModelPlan& plan, const std::string& location);
 
 // A whole model: unchanged when every file is catalogued ok under one model
 // made of exactly these files, and each is the same. `to_ask` lists the files

@@ -8,7 +8,10 @@
 #include "format/census.hpp"
 #include "format/content_hash.hpp"
 #include "format/ggml_compat.hpp"
+#include "format/header_hashes.hpp"
 #include "format/json_text.hpp"
+#include "format/kv_cache.hpp"
+#include "format/model_kind.hpp"
 #include "format/tensor_names.hpp"
 
 namespace modelcat::crawl {
@@ -47,7 +50,7 @@ catalog::FileRow file_row(const FileRecord& f, int64_t shard) {
     r.shard = shard;
     r.format = format::format_name(h.format);
     if (h.format == format::Format::gguf) r.version = h.version;
-    if (h.format != format::Format::json) r.endianness = h.big_endian ? "big" : "little";
+    if (h.format == format::Format::gguf || h.format == format::Format::safetensors) r.endianness = h.big_endian ? "big" : "little";
     if (h.alignment) r.alignment = h.alignment;
     r.size = static_cast<int64_t>(h.file_size);
     r.header_bytes = static_cast<int64_t>(h.header_bytes);
@@ -62,7 +65,13 @@ catalog::FileRow file_row(const FileRecord& f, int64_t shard) {
         r.inode = static_cast<int64_t>(st->inode);
         r.device = static_cast<int64_t>(st->device);
     }
-    if (f.role == FileRole::data) r.header_hash = format::hex64(h.header_hash);
+    if (f.role == FileRole::data) {
+        r.header_hash = format::hex64(h.header_hash);
+        format::ContentHash index;
+        format::hash_tensor_index(h, index);
+        r.tensor_index_hash = format::hex64(index.digest());
+        r.metadata_hash = format::hex64(format::metadata_hash(h));
+    }
     if (const auto& a = f.remote) {
         r.etag = a->etag;
         r.last_modified = a->last_modified;
@@ -184,6 +193,31 @@ std::optional<format::MetadataValue> block_count(const std::vector<FileRecord>& 
     return std::nullopt;
 }
 
+// Kind, the hashes that tell re-uploads apart, and the KV cache estimate: from the data files.
+void set_model_facts(catalog::ModelRow& m, const std::vector<FileRecord>& files) {
+    std::vector<const format::FileHeader*> data;
+    format::ContentHash index;
+    for (const auto& f : files)
+        if (f.role == FileRole::data) {
+            data.push_back(&f.header);
+            format::hash_tensor_index(f.header, index);
+        }
+    m.kind = format::kind_name(format::classify_model(data));
+    if (data.empty()) return;
+    m.tensor_index_hash = format::hex64(index.digest());
+    if (auto t = format::metadata_string(*data.front(), "tokenizer.chat_template")) {
+        format::ContentHash h;
+        h.update({reinterpret_cast<const uint8_t*>(t->data()), t->size()});
+        m.chat_template_hash = format::hex64(h.digest());
+    }
+    if (auto kv = format::estimate_kv_cache(*data.front())) {
+        m.kv_full_bytes_per_1k = static_cast<int64_t>(kv->full_bytes_per_1k);
+        m.kv_swa_bytes_per_1k = static_cast<int64_t>(kv->swa_bytes_per_1k);
+        m.kv_swa_layers = static_cast<int64_t>(kv->swa_layers);
+        m.sliding_window = as_int(kv->sliding_window);
+    }
+}
+
 }  // namespace
 
 catalog::ModelRows derive_model_rows(const std::string& name, const std::vector<FileRecord>& files) {
@@ -200,6 +234,7 @@ catalog::ModelRows derive_model_rows(const std::string& name, const std::vector<
     rows.policy = policy_rows(rows.files);
     set_majority_type(rows.model, rows.census);
     rows.model.block_count = block_count(files, rows.model.architecture);
+    set_model_facts(rows.model, files);
     return rows;
 }
 

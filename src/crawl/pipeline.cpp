@@ -8,6 +8,7 @@
 #include "crawl/model_checks.hpp"
 #include "crawl/model_rows.hpp"
 #include "format/checkpoint.hpp"
+#include "format/utf8.hpp"
 #include "io/io_error.hpp"
 
 namespace modelcat::crawl {
@@ -20,6 +21,28 @@ bool is_url(const std::string& location) { return location.find("://") != std::s
 
 // What a storage host answers to a presigned URL that expired or was refused.
 bool presigned_refused(long status) { return status == 403 || status == 400 || status == 410; }
+
+// A longer text layer (a license) is listed in ollama.layers but its text not stored.
+constexpr uint64_t kMaxLayerBytes = 256 << 10;
+
+const ManifestFile* manifest_of(const ModelPlan& plan, const std::string& location) {
+    for (const auto& m : plan.manifests)
+        if (m.location == location) return &m;
+    return nullptr;
+}
+
+// A text layer as one metadata value (the file's own text; invalid UTF-8 escaped, with a warning).
+void add_layer_text(const TextLayer& layer, const io::RangeReply& reply, format::FileHeader& h) {
+    if (reply.body.size() > kMaxLayerBytes) {
+        h.warnings.push_back({0, "ollama " + layer.kind + " layer is over the " + std::to_string(kMaxLayerBytes) +
+                                     "-byte cap: listed in ollama.layers, its text not stored"});
+        return;
+    }
+    format::MetadataEntry e{"ollama." + layer.kind, format::ValueType::string,
+                            std::string(reply.body.begin(), reply.body.end()), 0};
+    if (auto w = format::escape_string_value(e)) h.warnings.push_back(*w);
+    h.metadata.push_back(std::move(e));
+}
 
 // What changes when a file is rewritten under us: the ETag, or locally the stat.
 std::string version_of(const io::RangeReply& r) {
@@ -98,10 +121,11 @@ void ModelPipeline::start(ModelPlan plan) {
     else check_unchanged(job);
 }
 
-// What can be known of a file without a request: a stat, a listing's sha256,
-// or the answer that brought a JSON file while planning.
-std::optional<FileIdentity> ModelPipeline::identity_now(const std::string& location) const {
-    if (!is_url(location)) return local_identity(location);
+// What can be known of a file without a request: a stat (with the digest a
+// store names a blob by), a listing's sha256, or the answer that brought a JSON
+// file while planning.
+std::optional<FileIdentity> ModelPipeline::identity_now(const ModelPlan& plan, const std::string& location) const {
+    if (!is_url(location)) return local_identity(location, digest_of(plan, location));
     if (auto it = known_.listed.find(location); it != known_.listed.end() && (it->second.sha256 || it->second.xet_hash))
         return FileIdentity{it->second.size, std::nullopt, std::nullopt, it->second.sha256, it->second.xet_hash};
     if (auto it = known_.fetched.find(location); it != known_.fetched.end() && it->second.ok())
@@ -110,7 +134,7 @@ std::optional<FileIdentity> ModelPipeline::identity_now(const std::string& locat
 }
 
 void ModelPipeline::check_unchanged(const JobPtr& job) {
-    ModelSameness s = compare_model(catalog_, job->files, [this](const std::string& f) { return identity_now(f); });
+    ModelSameness s = compare_model(catalog_, job->files, [&](const std::string& f) { return identity_now(job->plan, f); });
     switch (s.result) {
         case Sameness::same: return unchanged(job);
         case Sameness::changed: return read_all(job);
@@ -147,7 +171,7 @@ void ModelPipeline::read_all(const JobPtr& job) {
     if (job->pending == 0) return finish(job);
     for (size_t i = 0; i < job->files.size(); ++i) {
         if (i < job->plan.data_files.size()) read_data(job, i, false);
-        else read_json(job, i);
+        else read_side_file(job, i);
     }
 }
 
@@ -215,21 +239,28 @@ void ModelPipeline::on_range(const JobPtr& job, const std::shared_ptr<FileRead>&
     file_done(job, fr->index, file_record(location, FileRole::data, fr->assembler.take(), fr->cost, reply, listing));
 }
 
-// index.json and config.json: fetched while planning when remote, else read whole now.
-void ModelPipeline::read_json(const JobPtr& job, size_t index) {
+const ListedFile* ModelPipeline::listing(const std::string& location) const {
+    auto it = known_.listed.find(location);
+    return it == known_.listed.end() ? nullptr : &it->second;
+}
+
+// index.json, config.json and Ollama manifests: fetched while planning when remote, else read whole now.
+void ModelPipeline::read_side_file(const JobPtr& job, size_t index) {
     const std::string& location = job->files[index];
-    if (auto it = known_.fetched.find(location); it != known_.fetched.end()) return json_done(job, index, it->second);
+    if (auto it = known_.fetched.find(location); it != known_.fetched.end()) return side_file_done(job, index, it->second);
     reader_.submit(request(location, 0, 0), [this, job, index](io::RangeReply reply) {
         add_cost(job->outcome, reply);  // JSON fetched while planning was counted by the planning
         if (job->finished) return;
-        json_done(job, index, reply);
+        side_file_done(job, index, reply);
     });
 }
 
-void ModelPipeline::json_done(const JobPtr& job, size_t index, const io::RangeReply& reply) {
+void ModelPipeline::side_file_done(const JobPtr& job, size_t index, const io::RangeReply& reply) {
     const std::string& location = job->files[index];
-    const bool is_index = job->plan.index && location == *job->plan.index;
     if (!reply.ok()) return fail(job, {location, std::nullopt, "", failure_message(reply, sends_token(reply.location))});
+    if (const ManifestFile* m = manifest_of(job->plan, location))
+        return read_layers(job, index, *m, side_record(location, FileRole::manifest, format::Format::json, reply, {}, listing(location)));
+    const bool is_index = job->plan.index && location == *job->plan.index;
     std::vector<format::MetadataEntry> metadata;
     try {
         if (is_index) metadata = job->plan.parsed_index->metadata;
@@ -237,10 +268,29 @@ void ModelPipeline::json_done(const JobPtr& job, size_t index, const io::RangeRe
     } catch (const format::FormatError& e) {
         return fail(job, {location, e.offset(), e.json_path(), e.what()});
     }
-    file_done(job, index, json_record(location, is_index ? FileRole::index : FileRole::config, reply, std::move(metadata)));
+    const FileRole role = is_index ? FileRole::index : FileRole::config;
+    file_done(job, index, side_record(location, role, format::Format::json, reply, std::move(metadata), listing(location)));
+}
+
+// A manifest's text layers, each read up to one byte past the cap: the manifest's record holds them.
+void ModelPipeline::read_layers(const JobPtr& job, size_t index, const ManifestFile& manifest, FileRecord record) {
+    auto rec = std::make_shared<FileRecord>(std::move(record));
+    rec->header.metadata.push_back({"ollama.layers", format::ValueType::string, manifest.layers_json, 0});
+    auto pending = std::make_shared<size_t>(manifest.layers.size());
+    if (*pending == 0) return file_done(job, index, std::move(*rec));
+    for (const TextLayer& layer : manifest.layers)
+        reader_.submit(request(layer.location, 0, kMaxLayerBytes + 1), [this, job, index, rec, pending, layer](io::RangeReply r) {
+            add_cost(job->outcome, r);
+            rec->cost.add(r);
+            if (job->finished) return;
+            if (!r.ok()) return fail(job, {layer.location, std::nullopt, "", failure_message(r, sends_token(r.location))});
+            add_layer_text(layer, r, rec->header);
+            if (--*pending == 0) file_done(job, index, std::move(*rec));
+        });
 }
 
 void ModelPipeline::file_done(const JobPtr& job, size_t index, FileRecord record) {
+    if (auto d = digest_of(job->plan, record.location)) record.identity.sha256 = d;
     job->outcome.tensors += record.header.tensors.size();
     job->outcome.warnings += record.header.warnings.size();
     job->read[index] = std::move(record);

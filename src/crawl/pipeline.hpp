@@ -55,7 +55,8 @@ private:
 
     void start_next();
     void start(ModelPlan plan);
-    std::optional<FileIdentity> identity_now(const std::string& location) const;
+    std::optional<FileIdentity> identity_now(const ModelPlan& plan, const std::string& location) const;
+    const ListedFile* listing(const std::string& location) const;
     void check_unchanged(const JobPtr& job);
     void ask_server(const JobPtr& job, std::vector<std::pair<std::string, std::string>> to_ask);
     void unchanged(const JobPtr& job);
@@ -65,8 +66,9 @@ private:
     void note_redirect(FileRead& fr, const io::RangeReply& reply) const;
     static void add_cost(ModelOutcome& o, const io::RangeReply& reply);
     void on_range(const JobPtr& job, const std::shared_ptr<FileRead>& fr, io::RangeReply reply);
-    void read_json(const JobPtr& job, size_t index);
-    void json_done(const JobPtr& job, size_t index, const io::RangeReply& reply);
+    void read_side_file(const JobPtr& job, size_t index);
+    void side_file_done(const JobPtr& job, size_t index, const io::RangeReply& reply);
+    void read_layers(const JobPtr& job, size_t index, const ManifestFile& manifest, FileRecord record);
     void file_done(const JobPtr& job, size_t index, FileRecord record);
     void finish(const JobPtr& job);
     void fail(const JobPtr& job, Failure failure);

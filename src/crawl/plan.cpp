@@ -89,10 +89,17 @@ CrawlPlan plan_crawl(const std::vector<std::string>& files, std::vector<InputPro
 
 namespace modelcat::crawl {
 
+std::string model_path(const ModelPlan& plan) {
+    if (plan.kind == ModelPlan::Kind::split_gguf) return parse_split_name(plan.data_files.front())->prefix;
+    if (plan.kind == ModelPlan::Kind::checkpoint) return parent(plan.index.value_or(plan.data_files.front()));
+    return plan.data_files.front();
+}
+
 std::vector<std::string> all_files(const ModelPlan& plan) {
     std::vector<std::string> files = plan.data_files;
     if (plan.index) files.push_back(*plan.index);
     if (plan.config) files.push_back(*plan.config);
+    for (const auto& m : plan.manifests) files.push_back(m.location);
     return files;
 }
 

@@ -5,7 +5,10 @@
 #include <set>
 
 #include "crawl/hub.hpp"
+#include "crawl/ollama_models.hpp"
+#include "crawl/ollama_registry.hpp"
 #include "format/hub_listing.hpp"
+#include "format/ollama_manifest.hpp"
 #include "io/io_error.hpp"
 
 namespace modelcat::crawl {
@@ -38,6 +41,8 @@ private:
     void list_hub(const HubInput& hub, const std::string& url);
     void add_listing(const HubInput& hub, const io::RangeReply& reply);
     void fetch_json(const std::string& url, bool optional);
+    void fetch_manifest(const OllamaRef& ref);
+    void add_manifest(const OllamaRef& ref, const io::RangeReply& reply);
     io::RangeRequest whole(const std::string& url) const {
         io::RangeRequest r{url, 0, 0};
         r.with_token = sends_token_(url);
@@ -55,6 +60,8 @@ private:
     const std::function<bool(const std::string&)>& sends_token_;
     RemotePlan out_;
     std::vector<InputProblem> problems_;
+    std::vector<ModelPlan> ollama_;  // models of the registry tags asked for
+    std::map<std::string, ListedFile> ollama_blobs_;  // their blobs, known from the manifests
 };
 
 void RemotePlanner::list_hub(const HubInput& hub, const std::string& url) {
@@ -95,10 +102,39 @@ void RemotePlanner::fetch_json(const std::string& url, bool optional) {
     });
 }
 
+void RemotePlanner::fetch_manifest(const OllamaRef& ref) {
+    reader_.submit(whole(ollama_manifest_url(ref)), [this, ref](io::RangeReply reply) {
+        count(reply);
+        if (!reply.ok()) return problems_.push_back({ref.input, failure_message(reply, false)});
+        add_manifest(ref, reply);
+    });
+}
+
+// The tag's models; its blobs are known by digest and size before any is read (the unchanged check).
+void RemotePlanner::add_manifest(const OllamaRef& ref, const io::RangeReply& reply) {
+    const OllamaTag tag{"ollama://" + ref.registry, ref.registry, ref.repo_path, ref.tag, ollama_manifest_url(ref)};
+    try {
+        auto layers = format::parse_ollama_manifest(reply.body);
+        auto blob = [&](const format::OllamaLayer& l) {
+            const std::string url = ollama_blob_url(ref, l.digest);
+            ollama_blobs_[url] = ListedFile{l.size, l.digest.substr(7), std::nullopt, ref.tag, std::nullopt};
+            return url;
+        };
+        for (auto& m : ollama_models(layers, tag, blob)) ollama_.push_back(std::move(m));
+        out_.known.fetched[tag.manifest] = reply;  // the model's manifest file: not fetched again
+    } catch (const format::FormatError& e) {
+        std::string at = e.json_path().empty() ? "" : "at " + e.json_path() + ": ";
+        problems_.push_back({ref.input, at + e.what() + ": " + reply.location});
+    }
+}
+
 RemotePlan RemotePlanner::plan(const std::vector<std::string>& inputs) {
     std::vector<std::string> urls;
     for (const auto& in : inputs) {
-        if (auto hub = parse_hub_input(in)) {
+        if (in.starts_with("ollama://")) {
+            if (auto ref = parse_ollama_input(in)) fetch_manifest(*ref);
+            else problems_.push_back({in, "not an ollama://[registry/]namespace/model[:tag] input"});
+        } else if (auto hub = parse_hub_input(in)) {
             out_.gone_scopes.push_back(endpoint_ + "/" + hub->repo + "/resolve/" + hub->revision);
             list_hub(*hub, hub_listing_url(endpoint_, *hub));
         } else if (in.starts_with("hf://")) {
@@ -135,13 +171,16 @@ RemotePlan RemotePlanner::plan(const std::vector<std::string>& inputs) {
     for (const auto& u : urls)
         if (!u.ends_with("/config.json") && locator.exist.count(u)) files.push_back(u);
     out_.plan = plan_crawl(files, problems_, locator);
+    for (auto& m : ollama_) out_.plan.models.push_back(std::move(m));
+    out_.known.listed.merge(ollama_blobs_);
     return std::move(out_);
 }
 
 }  // namespace
 
 bool is_remote_input(const std::string& input) {
-    return input.starts_with("http://") || input.starts_with("https://") || input.starts_with("hf://");
+    return input.starts_with("http://") || input.starts_with("https://") || input.starts_with("hf://") ||
+           input.starts_with("ollama://");
 }
 
 RemotePlan plan_remote(io::RangeReader& reader, const std::vector<std::string>& inputs, const std::string& hf_endpoint,

@@ -10,7 +10,7 @@
 
 namespace modelcat::crawl {
 
-bool is_remote_input(const std::string& input);  // http://, https:// or hf://
+bool is_remote_input(const std::string& input);  // http://, https://, hf:// or ollama://
 
 struct RemotePlan {
     CrawlPlan plan;

@@ -75,7 +75,7 @@ struct TensorInfo {
     uint64_t info_offset = 0;            // where the descriptor starts in the file
 };
 
-enum class Format { gguf, safetensors, json };  // json: a checkpoint's index or config
+enum class Format { gguf, safetensors, json };  // json: a checkpoint's index or config, an Ollama manifest
 const char* format_name(Format f);
 
 struct FileHeader {

@@ -188,12 +188,17 @@ protected:
         test::CommandResult r = crawl("-j 4" + inputs_);
         ASSERT_EQ(r.exit_code, 0) << r.err;
         EXPECT_EQ(one("SELECT status FROM crawls WHERE crawl_id = 2"), "finished");
-        auto files = per_file(log());
+        const auto entries = log();
+        auto files = per_file(entries);
         unsigned resolved = 0;
         for (const auto& [path, f] : files) {
             if (f.resolves == 0) continue;
             ++resolved;
-            EXPECT_EQ(f.resolves, 1u) << path;
+            std::string seen;  // every request for the file, to tell a repeat from a retry
+            for (const auto& e : entries)
+                if (e.target.find(path.substr(path.rfind('/'))) != std::string::npos)
+                    seen += "\n  " + std::to_string(e.time) + " " + e.host + " " + std::to_string(e.status) + " " + e.target;
+            EXPECT_EQ(f.resolves, 1u) << path << seen;
         }
         EXPECT_EQ(resolved, 30u);
         EXPECT_EQ(one("SELECT count(*) FROM files WHERE status = 'ok'"), "30");

@@ -1,0 +1,36 @@
+#pragma once
+// The stores where models live: a Hugging Face cache, an Ollama models folder,
+// an LM Studio models folder. Each is planned into models named the way its
+// store names them; every name becomes a store_names row, and a blob reached
+// by several names (two tags, two snapshots, two stores) is one model, read once.
+#include <string>
+#include <vector>
+
+#include "crawl/inputs.hpp"
+#include "crawl/plan.hpp"
+
+namespace modelcat::crawl {
+
+// `hf-cache:`, `ollama:` or `lmstudio:` (the default folder, or `:PATH`), or a
+// folder laid out as a store: an HF cache (or one models--owner--name folder
+// in it), an Ollama models folder (manifests/ and blobs/), or LM Studio's
+// models folder (…/.lmstudio/models, …/lm-studio/models).
+bool is_store_input(const std::string& input);
+
+struct StorePlan {
+    std::vector<ModelPlan> models;
+    std::vector<InputProblem> problems;
+    std::vector<std::string> roots;  // the stores' folders: names under them not found again are gone
+};
+
+StorePlan plan_stores(const std::vector<std::string>& inputs);
+
+// One store of each layout, planned (store_hf_cache.cpp, store_ollama.cpp, store_lmstudio.cpp).
+StorePlan plan_hf_cache(const std::string& root);
+StorePlan plan_ollama_store(const std::string& root);
+StorePlan plan_lmstudio(const std::string& root);
+
+// The absolute, normalised form of a local path (symlinks not resolved).
+std::string absolute_path(const std::string& path);
+
+}  // namespace modelcat::crawl

@@ -1,0 +1,52 @@
+#include "format/ollama_manifest.hpp"
+
+#include <simdjson.h>
+
+#include "format/header.hpp"
+
+namespace modelcat::format {
+
+namespace {
+
+bool is_sha256_digest(std::string_view d) {
+    if (!d.starts_with("sha256:") || d.size() != 7 + 64) return false;
+    return d.substr(7).find_first_not_of("0123456789abcdef") == std::string_view::npos;
+}
+
+}  // namespace
+
+std::vector<OllamaLayer> parse_ollama_manifest(std::span<const uint8_t> json) {
+    simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    if (auto err = parser.parse(reinterpret_cast<const char*>(json.data()), json.size()).get(root))
+        throw FormatError(std::string("manifest is not valid JSON: ") + simdjson::error_message(err));
+    simdjson::dom::array layers;
+    if (root["layers"].get_array().get(layers)) throw FormatError::at_json_path("layers", "manifest has no \"layers\" array");
+    std::vector<OllamaLayer> out;
+    size_t i = 0;
+    for (auto e : layers) {
+        const std::string at = "layers[" + std::to_string(i++) + "]";
+        std::string_view media, digest;
+        OllamaLayer l;
+        if (e["mediaType"].get_string().get(media))
+            throw FormatError::at_json_path(at + ".mediaType", "layer has no string \"mediaType\"");
+        if (e["digest"].get_string().get(digest) || !is_sha256_digest(digest))
+            throw FormatError::at_json_path(at + ".digest", "layer digest is not \"sha256:\" and 64 lowercase hex digits");
+        if (e["size"].get_uint64().get(l.size)) throw FormatError::at_json_path(at + ".size", "layer has no non-negative \"size\"");
+        l.media_type = std::string(media);
+        l.digest = std::string(digest);
+        out.push_back(std::move(l));
+    }
+    return out;
+}
+
+std::string ollama_layer_kind(const std::string& media_type) {
+    static constexpr std::string_view prefix = "application/vnd.ollama.image.";
+    if (!media_type.starts_with(prefix)) return "";
+    std::string kind = media_type.substr(prefix.size());
+    for (const char* known : {"model", "projector", "adapter", "template", "system", "params", "license", "messages"})
+        if (kind == known) return kind;
+    return "";
+}
+
+}  // namespace modelcat::format
