@@ -8,6 +8,7 @@
 #include "catalog/catalog.hpp"
 #include "catalog/embedded_sql.hpp"
 #include "kit/gguf_writer.hpp"
+#include "kit/kinds.hpp"
 #include "support.hpp"
 
 using namespace modelcat;
@@ -160,6 +161,31 @@ TEST_F(OldCatalogue, ReadingCommandsNameMigrateAndLeaveItAlone) {
     }
     EXPECT_EQ(one(db, "PRAGMA user_version"), std::to_string(old));
     EXPECT_EQ(one(db, "SELECT count(*) FROM pragma_table_info('files') WHERE name = 'reread'"), "0");
+}
+
+// Schema 12's kind, filled in SQL for models catalogued before, follows the crawl's rule.
+TEST(OlderCatalogueKinds, AreFilledByTheRuleTheCrawlUses) {
+    test::TempDir tmp;
+    const fs::path store = tmp / "store", current = tmp / "current.db", old = tmp / "old.db";
+    fs::create_directories(store);
+    kit::tiny_llama("tiny", 8).write(store / "tiny.gguf");
+    kit::tiny_mmproj().write(store / "mmproj.gguf");
+    kit::tiny_lora(4.0f).write(store / "lora.gguf");
+    kit::tiny_imatrix().write(store / "tiny.imatrix.gguf");
+    kit::GgufWriter unknown;
+    unknown.add_kv("general.type", GgufValue::str("control_vector"));
+    unknown.add_tensor("direction.1", {32}, 0);
+    unknown.write(store / "control.gguf");
+    for (const char* f : {"ggml-vocab-gpt-2.gguf", "ollama-discollama-lora-adapters.safetensors", "st-samples-overall.safetensors"})
+        fs::copy_file(test::fixtures_dir() / f, store / f);
+    ASSERT_EQ(test::run_modelcat("crawl -q --db " + current.string() + " " + store.string()).exit_code, 0);
+    write_old_catalogue(old, catalog::schema_version() - 1, current);
+    ASSERT_EQ(test::run_modelcat("migrate --db " + old.string()).exit_code, 0);
+    const std::string kinds = "SELECT group_concat(name || ':' || kind, ' ') FROM (SELECT * FROM models ORDER BY name)";
+    EXPECT_EQ(one(current, kinds),
+              "control:unknown ggml-vocab-gpt-2:vocab lora:adapter mmproj:mmproj ollama-discollama-lora-adapters:adapter "
+              "st-samples-overall:model tiny:model tiny.imatrix:imatrix");
+    EXPECT_EQ(one(old, kinds), one(current, kinds));
 }
 
 }  // namespace

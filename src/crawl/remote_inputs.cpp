@@ -7,6 +7,7 @@
 #include "crawl/hub.hpp"
 #include "crawl/ollama_models.hpp"
 #include "crawl/ollama_registry.hpp"
+#include "crawl/stores.hpp"
 #include "format/hub_listing.hpp"
 #include "format/ollama_manifest.hpp"
 #include "io/io_error.hpp"
@@ -171,7 +172,7 @@ RemotePlan RemotePlanner::plan(const std::vector<std::string>& inputs) {
     for (const auto& u : urls)
         if (!u.ends_with("/config.json") && locator.exist.count(u)) files.push_back(u);
     out_.plan = plan_crawl(files, problems_, locator);
-    for (auto& m : ollama_) out_.plan.models.push_back(std::move(m));
+    for (auto& m : one_model_per_blob(std::move(ollama_))) out_.plan.models.push_back(std::move(m));
     out_.known.listed.merge(ollama_blobs_);
     return std::move(out_);
 }

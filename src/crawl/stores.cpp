@@ -116,9 +116,19 @@ std::string absolute_path(const std::string& path) { return fs::absolute(path).l
 
 bool is_store_input(const std::string& input) { return parse_store_input(input).has_value(); }
 
+std::vector<ModelPlan> one_model_per_blob(std::vector<ModelPlan> plans) {
+    std::vector<ModelPlan> out;
+    std::map<std::string, size_t> by_blob;
+    for (auto& m : plans) {
+        auto [it, fresh] = by_blob.emplace(blob_key(m), out.size());
+        if (fresh) out.push_back(std::move(m));
+        else merge_into(out[it->second], m);
+    }
+    return out;
+}
+
 StorePlan plan_stores(const std::vector<std::string>& inputs) {
     StorePlan out;
-    std::map<std::string, size_t> by_blob;
     for (const auto& input : inputs) {
         auto in = parse_store_input(input);
         if (!in) continue;
@@ -129,12 +139,9 @@ StorePlan plan_stores(const std::vector<std::string>& inputs) {
         out.roots.push_back(in->root);
         StorePlan one = plan_one(*in);
         out.problems.insert(out.problems.end(), one.problems.begin(), one.problems.end());
-        for (auto& m : one.models) {
-            auto [it, fresh] = by_blob.emplace(blob_key(m), out.models.size());
-            if (fresh) out.models.push_back(std::move(m));
-            else merge_into(out.models[it->second], m);
-        }
+        for (auto& m : one.models) out.models.push_back(std::move(m));
     }
+    out.models = one_model_per_blob(std::move(out.models));
     return out;
 }
 

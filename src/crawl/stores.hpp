@@ -30,6 +30,10 @@ StorePlan plan_hf_cache(const std::string& root);
 StorePlan plan_ollama_store(const std::string& root);
 StorePlan plan_lmstudio(const std::string& root);
 
+// Plans whose first data file is one blob (the same digest, or the same path)
+// become one model, the first plan's, with every plan's names and manifests.
+std::vector<ModelPlan> one_model_per_blob(std::vector<ModelPlan> plans);
+
 // The absolute, normalised form of a local path (symlinks not resolved).
 std::string absolute_path(const std::string& path);
 

@@ -223,6 +223,8 @@ void Nginx::write_config() const {
             "    location /sleep/ { echo_sleep 0.3; echo slept; }\n"
             "    location /short/ { add_header Content-Range 'bytes 0-99/1000' always; return 206 0123456789; }\n"
             "    location /shifted/ { add_header Content-Range 'bytes 5-14/1000' always; return 206 0123456789; }\n"
+            "    location /v2/ { default_type application/vnd.docker.distribution.manifest.v2+json; }\n"
+            "    location ~ ^/v2/.+/blobs/(sha256:[0-9a-f]+)$ { return 307 http://" << listen(port2()) << "/files/registry-blobs/$1; }\n"
             "    location = /api/models/owner/repo/tree/main {\n"
             "      default_type application/json;\n"
             "      add_header Link $tree_next;\n"

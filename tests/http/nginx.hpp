@@ -44,7 +44,9 @@ unsigned free_port();
 //               /reset/ (closes without answering), /slow/ (limit_rate 1k), /sleep/ (200 "slept\n"
 //               after 0.3 s), /short/ (206, Content-Range 0-99/1000, 10 bytes), /shifted/ (206,
 //               Content-Range 5-14/1000), /api/models/owner/repo/tree/main (root()/tree/page.json with
-//               Link: <...?cursor=2>; rel="next"; ?cursor=2 serves root()/tree/page2.json, no Link).
+//               Link: <...?cursor=2>; rel="next"; ?cursor=2 serves root()/tree/page2.json, no Link),
+//               /v2/ laid out like an Ollama registry: manifests from root()/v2/NS/MODEL/manifests/TAG,
+//               /v2/NS/MODEL/blobs/sha256:HEX -> 307 to url2("/files/registry-blobs/sha256:HEX").
 //   port2()     HTTP/1.1: /files/ (the redirect target: another origin).
 //   port_tls()  HTTPS with HTTP/2 (ALPN), self-signed for 127.0.0.1 (ca_file()): /files/, /sleep/.
 class Nginx {
