@@ -213,6 +213,37 @@ void Catalog::record_store_names(int64_t crawl_id, const std::vector<StoreNameRo
     write_store_names(db_, crawl_id, names, model_names, roots);
 }
 
+std::vector<RateBudgetRow> Catalog::rate_budgets() {
+    SQLite::Statement st(db_, "SELECT host, budget, remaining, resets_at, quota, window_s FROM rate_budgets");
+    std::vector<RateBudgetRow> out;
+    while (st.executeStep()) {
+        RateBudgetRow r{st.getColumn(0).getString(), st.getColumn(1).getString(), st.getColumn(2).getInt64(),
+                        st.getColumn(3).getDouble(), std::nullopt, std::nullopt};
+        if (!st.getColumn(4).isNull()) r.quota = st.getColumn(4).getInt64();
+        if (!st.getColumn(5).isNull()) r.window_s = st.getColumn(5).getDouble();
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+void Catalog::save_rate_budgets(int64_t crawl_id, const std::vector<RateBudgetRow>& budgets) {
+    SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
+    SQLite::Statement st(db_, "INSERT OR REPLACE INTO rate_budgets (host, budget, remaining, resets_at, quota, window_s, crawl_id)"
+                              " VALUES (:host, :budget, :remaining, :resets_at, :quota, :window_s, :crawl_id)");
+    for (const auto& b : budgets) {
+        st.bind(":host", b.host);
+        st.bind(":budget", b.budget);
+        st.bind(":remaining", b.remaining);
+        st.bind(":resets_at", b.resets_at);
+        bind_optional(st, ":quota", b.quota);
+        bind_optional(st, ":window_s", b.window_s);
+        st.bind(":crawl_id", crawl_id);
+        st.exec();
+        st.reset();
+    }
+    tx.commit();
+}
+
 int64_t Catalog::write_model(int64_t crawl_id, const ModelRows& rows) {
     if (!writer_) writer_ = std::make_unique<ModelWriter>(db_);
     return writer_->write(crawl_id, rows);

@@ -79,6 +79,10 @@ public:
                             const std::vector<std::pair<std::string, std::string>>& model_names,
                             const std::vector<std::string>& roots);
 
+    // The request budgets servers announced to earlier crawls, and those this crawl leaves.
+    std::vector<RateBudgetRow> rate_budgets();
+    void save_rate_budgets(int64_t crawl_id, const std::vector<RateBudgetRow>& budgets);
+
     SQLite::Database& db() { return db_; }
 
 private:

@@ -93,6 +93,15 @@ struct StoreNameRow {
     std::string location;  // files.location of the model's first data file
 };
 
+// What a server last announced of a request budget (rate_budgets).
+struct RateBudgetRow {
+    std::string host, budget;
+    int64_t remaining = 0;
+    double resets_at = 0;  // seconds since the epoch
+    std::optional<int64_t> quota;
+    std::optional<double> window_s;
+};
+
 struct ModelRows {
     ModelRow model;
     std::vector<FileRow> files;  // data files first, in shard order

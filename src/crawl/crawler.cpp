@@ -161,9 +161,30 @@ void Crawl::run_local(const std::vector<std::string>& inputs) {
         report_.totals.interrupted = true;
 }
 
+// Budgets cross crawls in wall-clock seconds: the next process has another steady clock.
+std::vector<io::BudgetState> to_states(const std::vector<catalog::RateBudgetRow>& rows) {
+    std::vector<io::BudgetState> out;
+    for (const auto& r : rows)
+        out.push_back({r.host, r.budget, static_cast<uint64_t>(r.remaining),
+                       std::chrono::system_clock::time_point(std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                           std::chrono::duration<double>(r.resets_at))),
+                       r.quota ? std::optional<uint64_t>(static_cast<uint64_t>(*r.quota)) : std::nullopt, r.window_s});
+    return out;
+}
+
+std::vector<catalog::RateBudgetRow> to_rows(const std::vector<io::BudgetState>& states) {
+    std::vector<catalog::RateBudgetRow> out;
+    for (const auto& s : states)
+        out.push_back({s.host, s.name, static_cast<int64_t>(s.remaining),
+                       std::chrono::duration<double>(s.reset.time_since_epoch()).count(),
+                       s.quota ? std::optional<int64_t>(static_cast<int64_t>(*s.quota)) : std::nullopt, s.window_s});
+    return out;
+}
+
 void Crawl::run_remote(const std::vector<std::string>& inputs) {
     io::HttpOptions http = options_.http;
     http.first_hop_headers = hub_redirect_headers();
+    http.budgets = to_states(catalog_.rate_budgets());
     io::HttpReader reader(http);
     PipelineOptions po = pipeline_options();
     po.first_read_gguf = options_.first_read_gguf;
@@ -176,6 +197,7 @@ void Crawl::run_remote(const std::vector<std::string>& inputs) {
     if (!ModelPipeline(catalog_, report_.crawl_id, reader, po, remote.known, [this](ModelOutcome o) { account(std::move(o)); })
              .run(std::move(remote.plan.models)))
         report_.totals.interrupted = true;
+    catalog_.save_rate_budgets(report_.crawl_id, to_rows(reader.budgets()));
 }
 
 CrawlReport Crawl::finish() {

@@ -475,6 +475,7 @@ HttpFetcher::HttpFetcher(HttpOptions options) : state_(std::make_unique<HttpStat
     state_->opt = std::move(options);
     state_->opt.max_in_flight = std::max(1u, state_->opt.max_in_flight);
     state_->opt.per_host = std::max(1u, state_->opt.per_host);
+    for (const auto& b : state_->opt.budgets) state_->budgets.restore(b, Clock::now());
     state_->multi = curl_multi_init();
     if (!state_->multi) throw std::runtime_error("curl_multi_init failed");
     curl_multi_setopt(state_->multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX);
@@ -522,5 +523,7 @@ void HttpFetcher::run() {
 
 uint64_t HttpFetcher::requests_sent() const { return state_->requests; }
 uint64_t HttpFetcher::bytes_received() const { return state_->bytes; }
+
+std::vector<BudgetState> HttpFetcher::budgets() const { return state_->budgets.states(Clock::now()); }
 
 }  // namespace modelcat::io

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "io/rate_budget.hpp"
+
 namespace modelcat::io {
 
 namespace detail {
@@ -72,6 +74,8 @@ struct HttpOptions {
     // Told when an answer leaves a budget (HttpRequest::budget) empty: requests spending it wait
     // `wait_s` seconds for its reset (runs inside run()).
     std::function<void(const std::string& host, const std::string& budget, double wait_s)> on_budget_wait;
+    // What an earlier crawl was told of the servers' budgets: honoured until their windows reset.
+    std::vector<BudgetState> budgets;
 };
 
 class HttpFetcher {
@@ -88,6 +92,8 @@ public:
 
     uint64_t requests_sent() const;   // over all transfers: retries and redirect hops included
     uint64_t bytes_received() const;  // body bytes
+    // The budgets the servers announced whose windows are not over, for the next crawl.
+    std::vector<BudgetState> budgets() const;
 
 private:
     std::unique_ptr<detail::HttpState> state_;

@@ -10,6 +10,7 @@ public:
     explicit HttpReader(HttpOptions options) : fetcher_(std::move(options)) {}
     void submit(RangeRequest request, std::function<void(RangeReply)> on_done) override;
     void run() override { fetcher_.run(); }
+    std::vector<BudgetState> budgets() const { return fetcher_.budgets(); }
 
 private:
     HttpFetcher fetcher_;

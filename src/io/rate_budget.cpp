@@ -94,4 +94,26 @@ std::optional<RateBudgets::Clock::time_point> RateBudgets::next_reset(Clock::tim
     return next;
 }
 
+std::vector<BudgetState> RateBudgets::states(Clock::time_point now) const {
+    const auto wall = std::chrono::system_clock::now();
+    std::vector<BudgetState> out;
+    for (const auto& [key, b] : budgets_)
+        if (b.known == Known::announced && b.reset > now)
+            out.push_back({key.first, key.second, b.remaining,
+                           wall + std::chrono::duration_cast<std::chrono::system_clock::duration>(b.reset - now), b.quota,
+                           b.window_s});
+    return out;
+}
+
+void RateBudgets::restore(const BudgetState& s, Clock::time_point now) {
+    const auto left = s.reset - std::chrono::system_clock::now();
+    if (left <= left.zero()) return;
+    Budget& b = budgets_[{s.host, s.name}];
+    b.known = Known::announced;
+    b.remaining = b.lowest = s.remaining;
+    b.reset = now + std::chrono::duration_cast<Clock::duration>(left);
+    b.quota = s.quota;
+    b.window_s = s.window_s;
+}
+
 }  // namespace modelcat::io

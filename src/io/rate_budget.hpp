@@ -12,8 +12,19 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace modelcat::io {
+
+// A budget as a server last announced it, in wall-clock time: what one crawl
+// leaves for the next, which may start before the window resets.
+struct BudgetState {
+    std::string host, name;
+    uint64_t remaining = 0;
+    std::chrono::system_clock::time_point reset;
+    std::optional<uint64_t> quota;
+    std::optional<double> window_s;
+};
 
 class RateBudgets {
 public:
@@ -31,6 +42,10 @@ public:
     void abandoned(const std::string& host, const std::string& name, uint64_t ticket);
     // The earliest moment an exhausted budget resets, if any is exhausted.
     std::optional<Clock::time_point> next_reset(Clock::time_point now) const;
+    // The announced budgets whose window is not over at `now`.
+    std::vector<BudgetState> states(Clock::time_point now) const;
+    // A budget an earlier crawl was told, as if announced now; nothing when its window is over.
+    void restore(const BudgetState& state, Clock::time_point now);
 
 private:
     enum class Known { not_yet, silent, announced };  // not_yet: one request at a time until an answer tells

@@ -111,6 +111,30 @@ TEST(RateBudgets, AServerThatAnnouncesNothingIsNeverHeld) {
     }
 }
 
+TEST(RateBudgets, WhatOneCrawlWasToldTheNextOneHonoursUntilTheReset) {
+    using std::chrono::seconds;
+    RateBudgets first;
+    auto t0 = RateBudgets::Clock::now();
+    first.answered("h", "resolvers", first.sent("h", "resolvers"), "\"resolvers\";r=0;t=20",
+                   "\"fixed window\";\"resolvers\";q=50;w=30", t0);
+    first.answered("h", "api", first.sent("h", "api"), "", "", t0);  // silent: nothing to hand on
+    auto states = first.states(t0);
+    ASSERT_EQ(states.size(), 1u);
+    EXPECT_EQ(states[0].remaining, 0u);
+    EXPECT_EQ(states[0].quota, 50u);
+    RateBudgets next;  // another process: another steady clock, the same wall clock
+    auto t1 = RateBudgets::Clock::time_point{} + std::chrono::hours(5);
+    next.restore(states[0], t1);
+    EXPECT_FALSE(next.has_room("h", "resolvers", t1));
+    EXPECT_FALSE(next.has_room("h", "resolvers", t1 + seconds(19)));
+    EXPECT_TRUE(next.has_room("h", "resolvers", t1 + seconds(22)));  // reset: the quota again
+    BudgetState over = states[0];
+    over.reset = std::chrono::system_clock::now() - seconds(1);
+    RateBudgets later;
+    later.restore(over, t1);  // a window already over tells nothing
+    EXPECT_TRUE(later.has_room("h", "resolvers", t1));
+}
+
 TEST(HttpHeaders, LinkNext) {
     EXPECT_EQ(parse_link_next("<https://huggingface.co/api/models/a/b/tree/main?cursor=xyz>; rel=\"next\""),
               "https://huggingface.co/api/models/a/b/tree/main?cursor=xyz");

@@ -202,6 +202,11 @@ protected:
         }
         EXPECT_EQ(resolved, 30u);
         EXPECT_EQ(one("SELECT count(*) FROM files WHERE status = 'ok'"), "30");
+        // the second crawl knew what the first was told of the window (rate_budgets): no 429 either
+        unsigned limited = 0;
+        for (const auto& e : entries) limited += e.status == 429;
+        EXPECT_EQ(limited, 0u);
+        EXPECT_EQ(one("SELECT count(*) FROM rate_budgets WHERE budget = 'resolvers' AND crawl_id = 2"), "1");
     }
     std::string inputs_;
 };
