@@ -4,21 +4,13 @@
 
 #include <set>
 
+#include "format/json_document.hpp"
 #include "format/json_text.hpp"
 #include "format/path_check.hpp"
 
 namespace modelcat::format {
 
 namespace {
-
-simdjson::dom::object parse_object(simdjson::dom::parser& parser, std::span<const uint8_t> json, const char* what) {
-    simdjson::dom::element root;
-    if (auto err = parser.parse(reinterpret_cast<const char*>(json.data()), json.size()).get(root))
-        throw FormatError(std::string(what) + " is not valid JSON: " + simdjson::error_message(err));
-    simdjson::dom::object obj;
-    if (root.get_object().get(obj)) throw FormatError::at_json_path("$", std::string(what) + " is not a JSON object");
-    return obj;
-}
 
 MetadataEntry json_entry(std::string_view key, simdjson::dom::element v) {
     MetadataEntry e;
@@ -51,7 +43,7 @@ MetadataEntry json_entry(std::string_view key, simdjson::dom::element v) {
 
 CheckpointIndex parse_checkpoint_index(std::span<const uint8_t> json, size_t max_shards) {
     simdjson::dom::parser parser;
-    simdjson::dom::object root = parse_object(parser, json, "index");
+    simdjson::dom::object root = parse_json_object(parser, json, "index");
     CheckpointIndex idx;
     simdjson::dom::object wm;
     if (root["weight_map"].get_object().get(wm)) throw FormatError::at_json_path("weight_map", "index has no \"weight_map\" object");
@@ -88,7 +80,7 @@ CheckpointIndex parse_checkpoint_index(std::span<const uint8_t> json, size_t max
 std::vector<MetadataEntry> parse_model_config(std::span<const uint8_t> json) {
     simdjson::dom::parser parser;
     std::vector<MetadataEntry> out;
-    for (auto [k, v] : parse_object(parser, json, "config.json")) out.push_back(json_entry(k, v));
+    for (auto [k, v] : parse_json_object(parser, json, "config.json")) out.push_back(json_entry(k, v));
     return out;
 }
 

@@ -3,17 +3,15 @@
 #include <simdjson.h>
 
 #include "format/header.hpp"
+#include "format/json_document.hpp"
 #include "format/path_check.hpp"
 
 namespace modelcat::format {
 
 std::vector<HubFile> parse_hub_listing(std::span<const uint8_t> json) {
     simdjson::dom::parser parser;
-    simdjson::dom::element root;
-    if (auto err = parser.parse(reinterpret_cast<const char*>(json.data()), json.size()).get(root))
-        throw FormatError(std::string("Hub listing is not valid JSON: ") + simdjson::error_message(err));
     simdjson::dom::array entries;
-    if (root.get_array().get(entries)) throw FormatError::at_json_path("$", "Hub listing is not a JSON array");
+    if (parse_json(parser, json, "Hub listing").get_array().get(entries)) throw FormatError::at_json_path("$", "Hub listing is not a JSON array");
     std::vector<HubFile> files;
     size_t i = 0;  // the entry's index, for error paths
     for (auto e : entries) {

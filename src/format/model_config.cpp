@@ -6,6 +6,7 @@
 #include <numbers>
 
 #include "format/header.hpp"
+#include "format/json_document.hpp"
 
 namespace modelcat::format {
 
@@ -53,11 +54,7 @@ std::optional<uint64_t> ModelConfig::rotary_dim() const {
 
 ModelConfig parse_model_architecture(std::span<const uint8_t> json) {
     simdjson::dom::parser parser;
-    simdjson::dom::element root_el;
-    if (auto err = parser.parse(reinterpret_cast<const char*>(json.data()), json.size()).get(root_el))
-        throw FormatError(0, std::string("config.json is not valid JSON: ") + simdjson::error_message(err));
-    simdjson::dom::object root;
-    if (root_el.get_object().get(root)) throw FormatError(0, "config.json is not a JSON object");
+    simdjson::dom::object root = parse_json_object(parser, json, "config.json");
     ModelConfig c;
     std::string_view mt;
     if (root["model_type"].get_string().get(mt) == simdjson::SUCCESS) c.model_type = std::string(mt);

@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include "format/header.hpp"
+#include "format/json_document.hpp"
 
 namespace modelcat::format {
 
@@ -17,11 +18,8 @@ bool is_sha256_digest(std::string_view d) {
 
 std::vector<OllamaLayer> parse_ollama_manifest(std::span<const uint8_t> json) {
     simdjson::dom::parser parser;
-    simdjson::dom::element root;
-    if (auto err = parser.parse(reinterpret_cast<const char*>(json.data()), json.size()).get(root))
-        throw FormatError(std::string("manifest is not valid JSON: ") + simdjson::error_message(err));
     simdjson::dom::array layers;
-    if (root["layers"].get_array().get(layers)) throw FormatError::at_json_path("layers", "manifest has no \"layers\" array");
+    if (parse_json_object(parser, json, "manifest")["layers"].get_array().get(layers)) throw FormatError::at_json_path("layers", "manifest has no \"layers\" array");
     std::vector<OllamaLayer> out;
     size_t i = 0;
     for (auto e : layers) {
