@@ -229,6 +229,19 @@ TEST_F(Stores, FoldersLaidOutAsStoresAreRecognisedWithoutAPrefix) {
     EXPECT_EQ(one("SELECT count(*) FROM models"), "9");
 }
 
+TEST_F(Stores, NamesThatAreNotUtf8AreErrorsNotText) {
+    fs::create_directories(ollama_ / "manifests" / "registry.ollama.ai" / "library" / "bad\xff");
+    fs::copy_file(ollama_ / "manifests" / "registry.ollama.ai" / "library" / "tiny" / "q4",
+                  ollama_ / "manifests" / "registry.ollama.ai" / "library" / "bad\xff" / "q4");
+    fs::create_directories(hub_ / "models--bad--na\xfeme" / "snapshots" / kNew);
+    test::CommandResult r = crawl();
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("library/bad\\xff/q4: path is not valid UTF-8"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("models--bad--na\\xfeme: path is not valid UTF-8"), std::string::npos) << r.err;
+    EXPECT_EQ(one("SELECT count(*) FROM store_names WHERE name LIKE '%bad%'"), "0");
+    EXPECT_EQ(one("SELECT count(*) FROM store_names"), "14");
+}
+
 TEST_F(Stores, AMissingStoreIsAnErrorOnThatInput) {
     test::CommandResult r = test::run_modelcat("crawl --db " + db_.string() + " ollama:" + (tmp_ / "nowhere").string());
     EXPECT_EQ(r.exit_code, 1);

@@ -67,6 +67,11 @@ void walk_directory(const std::string& dir, std::vector<InputProblem>& problems,
 
 }  // namespace
 
+std::optional<InputProblem> non_utf8_path(const std::string& path) {
+    if (!format::first_invalid_utf8(path)) return std::nullopt;
+    return InputProblem{format::quote_bytes(path), kPathNotUtf8};
+}
+
 std::vector<std::string> read_input_list(std::istream& in) {
     std::vector<std::string> out;
     for (std::string line; std::getline(in, line);) {

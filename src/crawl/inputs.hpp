@@ -2,6 +2,7 @@
 // Turns what the user typed (files, directories, list files) into the
 // ordered list of files to read.
 #include <istream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,9 @@ struct ExpandedInputs {
     std::vector<std::string> files;      // absolute paths as given (symlinks not resolved), de-duplicated
     std::vector<InputProblem> problems;  // inputs that name nothing readable
 };
+
+// The problem with a path whose name is not valid UTF-8 (the catalogue's text is), if it is not.
+std::optional<InputProblem> non_utf8_path(const std::string& path);
 
 // Reads a --list file: one input per line; blank lines and '#' comments skipped.
 std::vector<std::string> read_input_list(std::istream& in);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "format/utf8.hpp"
+
 namespace modelcat::crawl {
 
 namespace {
@@ -15,7 +17,8 @@ bool names_a_registry(const std::string& part) {
 }
 
 bool plain_component(const std::string& s) {
-    return !s.empty() && s != "." && s != ".." && s.find_first_of("?#%\\ ") == std::string::npos;
+    return !s.empty() && s != "." && s != ".." && s.find_first_of("?#%\\ ") == std::string::npos &&
+           !format::first_invalid_utf8(s);
 }
 
 }  // namespace

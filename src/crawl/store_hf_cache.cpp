@@ -30,7 +30,7 @@ std::map<std::string, std::vector<std::string>> read_refs(const fs::path& refs_d
     std::map<std::string, std::vector<std::string>> out;
     std::error_code ec;
     for (fs::recursive_directory_iterator it(refs_dir, ec), end; !ec && it != end; it.increment(ec)) {
-        if (!it->is_regular_file(ec)) continue;
+        if (!it->is_regular_file(ec) || non_utf8_path(it->path().string())) continue;  // a ref is named by its path
         std::ifstream in(it->path());
         std::string commit;
         std::getline(in, commit);
@@ -117,8 +117,16 @@ StorePlan plan_hf_cache(const std::string& root) {
             if (it->path().filename().string().starts_with("models--")) repo_dirs.push_back(it->path());
     std::sort(repo_dirs.begin(), repo_dirs.end());
     for (const auto& dir : repo_dirs) {
+        if (auto p = non_utf8_path(dir.string())) {
+            out.problems.push_back(*p);
+            continue;
+        }
         Repo repo{repo_id(dir.filename().string()), dir, read_refs(dir / "refs")};
         for (const auto& snap : snapshots_in_order(repo)) {
+            if (auto p = non_utf8_path(snap.string())) {
+                out.problems.push_back(*p);
+                continue;
+            }
             ExpandedInputs found = expand_inputs({snap.string()});
             CrawlPlan plan = plan_crawl(found.files, found.problems, LocalLocator{});
             out.problems.insert(out.problems.end(), plan.problems.begin(), plan.problems.end());

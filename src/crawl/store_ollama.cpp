@@ -5,6 +5,7 @@
 
 #include "crawl/locator.hpp"
 #include "crawl/ollama_models.hpp"
+#include "crawl/inputs.hpp"
 #include "crawl/stores.hpp"
 #include "format/header.hpp"
 #include "io/file_stat.hpp"
@@ -21,7 +22,8 @@ std::vector<fs::path> manifest_files(const fs::path& dir, std::vector<InputProbl
     for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         std::error_code e;
         if (it->is_directory(e)) continue;
-        if (auto why = io::not_a_regular_file(it->path().string())) problems.push_back({it->path().string(), *why});
+        if (auto p = non_utf8_path(it->path().string())) problems.push_back(*p);
+        else if (auto why = io::not_a_regular_file(it->path().string())) problems.push_back({it->path().string(), *why});
         else out.push_back(it->path());
     }
     if (ec) problems.push_back({dir.string(), "cannot walk directory: " + ec.message()});
