@@ -17,73 +17,17 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr uint32_t kQ8_0 = 8, kQ4_K = 12;
-const std::string kOld = "1111111111111111111111111111111111111111";  // snapshot commits
-const std::string kNew = "2222222222222222222222222222222222222222";
-const std::string kRepo = "bartowski/Tiny-Llama-GGUF";
-const std::string kTemplate = "{{ .System }} {{ .Prompt }}";
+const std::string kOld(kit::SampleStores::old_commit), kNew(kit::SampleStores::new_commit);
+const std::string kRepo(kit::SampleStores::repo), kTemplate(kit::SampleStores::chat_template);
 
 class Stores : public ::testing::Test {
 protected:
     void SetUp() override {
-        write_hf_cache();
-        write_ollama();
-        write_lmstudio();
-    }
-
-    fs::path gguf(const std::string& name, const kit::GgufWriter& w) {
-        const fs::path p = tmp_ / "scratch" / name;
-        fs::create_directories(p.parent_path());
-        w.write(p);
-        return p;
-    }
-
-    // Two snapshots share the Q4_K_M blob; the Q8_0 changed between them; refs/main names the new one.
-    void write_hf_cache() {
-        kit::HfCacheRepo repo(hub_, kRepo);
-        fs::copy_file(gguf("q4.gguf", kit::tiny_llama("Tiny", kQ4_K)), tmp_ / "scratch" / "q4-copy.gguf");
-        q4_blob_ = repo.add_blob(tmp_ / "scratch" / "q4.gguf");
-        const std::string q8_old = repo.add_blob(gguf("q8old.gguf", kit::tiny_llama("Tiny old", kQ8_0)));
-        const std::string q8_new = repo.add_blob(gguf("q8new.gguf", kit::tiny_llama("Tiny", kQ8_0)));
-        fs::copy_file(gguf("mmproj.gguf", kit::tiny_mmproj()), tmp_ / "scratch" / "mmproj-copy.gguf");
-        const std::string mmproj = repo.add_blob(tmp_ / "scratch" / "mmproj.gguf");
-        repo.link(kOld, "tiny-Q4_K_M.gguf", q4_blob_);
-        repo.link(kOld, "tiny-Q8_0.gguf", q8_old);
-        repo.link(kNew, "tiny-Q4_K_M.gguf", q4_blob_);
-        repo.link(kNew, "tiny-Q8_0.gguf", q8_new);
-        repo.link(kNew, "mmproj-tiny-f16.gguf", mmproj);
-        repo.link(kNew, "pruned.gguf", std::string(64, 'e'));  // its blob was deleted: a dangling link
-        repo.set_ref("main", kNew);
-        q8_old_blob_ = repo.dir() / "blobs" / q8_old;
-        old_snapshot_ = repo.dir() / "snapshots" / kOld;
-    }
-
-    // library/tiny:q4 and :latest share every layer; tinyllava has a projector; the hf.co tag an adapter.
-    void write_ollama() {
-        kit::OllamaStore store(ollama_);
-        auto q4 = store.add_blob(tmp_ / "scratch" / "q4-copy.gguf");  // the HF cache's Q4_K_M, byte for byte
-        auto llava = store.add_blob(gguf("llava.gguf", kit::tiny_llama("Tiny Llava", kQ8_0)));
-        auto projector = store.add_blob(tmp_ / "scratch" / "mmproj-copy.gguf");
-        auto adapter = store.add_blob(gguf("lora.gguf", kit::tiny_lora(16.0f)));
-        const std::string image = "application/vnd.ollama.image.";
-        const std::vector<kit::OllamaStore::Layer> tiny = {
-            {image + "model", q4},
-            {image + "template", store.add_text_blob(kTemplate)},
-            {image + "system", store.add_text_blob("You are tiny.")},
-            {image + "params", store.add_text_blob("{\"stop\":[\"<|eot_id|>\"],\"temperature\":0.6}")},
-            {image + "license", store.add_text_blob("LLAMA 3.1 COMMUNITY LICENSE")}};
-        store.write_manifest("registry.ollama.ai", "library", "tiny", "q4", tiny);
-        store.write_manifest("registry.ollama.ai", "library", "tiny", "latest", tiny);
-        store.write_manifest("registry.ollama.ai", "library", "tinyllava", "v1",
-                             {{image + "model", llava}, {image + "projector", projector}, {image + "template", tiny[1].blob}});
-        store.write_manifest("hf.co", "bartowski", "Tiny-Llama-GGUF", "Q4_K_M", {{image + "model", q4}, {image + "adapter", adapter}});
-    }
-
-    void write_lmstudio() {
-        const fs::path repo = lmstudio_ / "lmstudio-community" / "Tiny-Llama-GGUF";
-        fs::create_directories(repo);
-        kit::tiny_llama("Tiny LM Studio", kQ8_0).write(repo / "tiny-Q8_0.gguf");
-        kit::tiny_imatrix().write(repo / "tiny.imatrix.gguf");
+        const kit::SampleStores s = kit::write_sample_stores(home_);
+        q4_blob_ = s.q4_blob;
+        q8_old_blob_ = s.q8_old_blob;
+        old_snapshot_ = s.old_snapshot;
+        kit::HfCacheRepo(hub_, kRepo).link(kNew, "pruned.gguf", std::string(64, 'e'));  // its blob was deleted: dangling
         fs::create_directories(lmstudio_ / "ggml-org" / "vocab");
         fs::copy_file(test::fixtures_dir() / "ggml-vocab-llama-spm.gguf", lmstudio_ / "ggml-org" / "vocab" / "llama-spm.gguf");
     }

@@ -1,11 +1,14 @@
 // Writes the sample store: the eight Llama 3.1 8B quants as sparse replicas,
-// and with --checkpoint the BF16 safetensors source and its GGUF conversion.
+// and with --checkpoint the BF16 safetensors source and its GGUF conversion;
+// with --stores, a home folder holding an HF cache, an Ollama store and an
+// LM Studio folder of small models (kit/stores.hpp) instead.
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <filesystem>
 
 #include "llama31.hpp"
+#include "stores.hpp"
 
 namespace fs = std::filesystem;
 using namespace modelcat::kit;
@@ -18,12 +21,19 @@ void report(const fs::path& p) { std::printf("%s %ju\n", p.c_str(), static_cast<
 
 int main(int argc, char** argv) {
     const bool checkpoint = argc == 3 && std::strcmp(argv[2], "--checkpoint") == 0;
-    if (argc != 2 && !checkpoint) {
-        std::fprintf(stderr, "usage: %s OUT_DIR [--checkpoint]\n", argv[0]);
+    const bool stores = argc == 3 && std::strcmp(argv[2], "--stores") == 0;
+    if (argc != 2 && !checkpoint && !stores) {
+        std::fprintf(stderr, "usage: %s OUT_DIR [--checkpoint | --stores]\n", argv[0]);
         return 2;
     }
     try {
         const fs::path dir = argv[1];
+        if (stores) {
+            fs::remove_all(dir);  // the same stores every time: blobs are named by their content
+            const SampleStores s = write_sample_stores(dir);
+            std::printf("%s\n%s\n%s\n", s.hub.c_str(), s.ollama.c_str(), s.lmstudio.c_str());
+            return 0;
+        }
         for (const auto& p : write_llama31_lineup(dir)) report(p);
         if (checkpoint) {
             for (const auto& p : write_llama31_safetensors_checkpoint(dir / "Meta-Llama-3.1-8B-Instruct")) report(p);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -48,6 +49,24 @@ private:
     std::filesystem::path root_;
     int scratch_ = 0;
 };
+
+// The sample stores under a home folder, as a user's disk has them:
+//  - HOME/.cache/huggingface/hub: bartowski/Tiny-Llama-GGUF at two commits sharing the Q4_K_M
+//    blob, the Q8_0 changed between them, the newer with an mmproj, refs/main naming it;
+//  - HOME/.ollama/models: library/tiny:q4 and :latest (the HF cache's Q4_K_M byte for byte,
+//    template, system, params, license), library/tinyllava:v1 (a model and the HF cache's mmproj
+//    as its projector), hf.co/bartowski/Tiny-Llama-GGUF:Q4_K_M (the Q4_K_M and a LoRA adapter);
+//  - HOME/.lmstudio/models: lmstudio-community/Tiny-Llama-GGUF with a Q8_0 and an imatrix file.
+struct SampleStores {
+    std::filesystem::path hub, ollama, lmstudio;
+    std::string q4_blob;                     // the shared Q4_K_M's sha256
+    std::filesystem::path q8_old_blob, old_snapshot;
+    static constexpr std::string_view repo = "bartowski/Tiny-Llama-GGUF";
+    static constexpr std::string_view old_commit = "5a1d2c8e9f0b7a6d4c3e2f1a0b9c8d7e6f5a4b3c";
+    static constexpr std::string_view new_commit = "9c4e8a1b2d3f5e6a7b8c9d0e1f2a3b4c5d6e7f80";
+    static constexpr std::string_view chat_template = "{{ .System }} {{ .Prompt }}";
+};
+SampleStores write_sample_stores(const std::filesystem::path& home);
 
 // The manifest text for `layers` (with a config blob digest), as the registry serves it.
 std::string ollama_manifest_json(const std::vector<OllamaStore::Layer>& layers, const std::string& config_digest);
