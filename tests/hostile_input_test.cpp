@@ -16,13 +16,6 @@
 #include "kit/gguf_writer.hpp"
 #include "kit/safetensors_writer.hpp"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define MODELCAT_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define MODELCAT_ASAN 1
-#endif
-#endif
 
 using namespace modelcat;
 using kit::GgufType;
@@ -171,7 +164,7 @@ std::vector<Input> adversarial_inputs() {
 constexpr uint64_t kBudget = 64 * kMiB;
 
 TEST(HostileMemory, TheBudgetStopsAnAllocationOverIt) {
-#ifdef MODELCAT_ASAN
+#ifdef MODELCAT_SANITIZED
     GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space";
 #endif
     EXPECT_EQ(run_with_memory_budget([] { std::vector<char>(2 * kBudget).at(kBudget) = 1; }, kBudget), kOutOfMemory);
@@ -179,7 +172,7 @@ TEST(HostileMemory, TheBudgetStopsAnAllocationOverIt) {
 }
 
 TEST(HostileMemory, NoHeaderMakesTheParserAllocateByItsClaims) {
-#ifdef MODELCAT_ASAN
+#ifdef MODELCAT_SANITIZED
     GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space";
 #endif
     for (const Input& input : adversarial_inputs()) {

@@ -17,6 +17,7 @@
 
 #include "io/http_headers.hpp"
 #include "io/rate_budget.hpp"
+#include "io/seconds.hpp"
 
 namespace modelcat::io {
 
@@ -46,10 +47,6 @@ constexpr std::string_view kKeptHeaders[] = {"content-range", "content-length", 
 std::optional<std::string> header(const Hop& hop, std::string_view name) {
     if (const std::string* v = hop.get(name)) return *v;
     return std::nullopt;
-}
-
-Clock::duration seconds(double s) {
-    return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
 }
 
 // "scheme://host:port": transfers are capped per host, and a 429 pauses a host.
@@ -297,7 +294,7 @@ void start_due(HttpState& s) {
     auto take_slot = [&] {  // one token: attempts start 60/N s apart
         if (s.opt.max_requests_per_minute <= 0) return true;
         if (now < s.next_slot) return false;
-        s.next_slot = now + seconds(60 / s.opt.max_requests_per_minute);
+        s.next_slot = now + seconds_as_duration(60 / s.opt.max_requests_per_minute);
         return true;
     };
     for (auto& [host, queue] : s.queued) {
@@ -399,7 +396,7 @@ Verdict judge(HttpState& s, Transfer& t, CURLcode code, const std::string& trans
             if (!wait)
                 if (auto v = header(hop, "ratelimit")) wait = http::parse_ratelimit(*v).reset_s;
             // The whole host waits: its other requests would only meet the same 429.
-            if (wait && *wait <= s.opt.max_retry_wait_s) s.paused_until[t.host] = Clock::now() + seconds(*wait);
+            if (wait && *wait <= s.opt.max_retry_wait_s) s.paused_until[t.host] = Clock::now() + seconds_as_duration(*wait);
             return again("rate limited " + http, wait);
         }
         case 500:
@@ -445,7 +442,7 @@ void finish(HttpState& s, CURL* easy, CURLcode code) {
 
     Verdict v = judge(s, *t, code, transport);
     if (v.retry && r.attempts <= s.opt.max_retries) {
-        t->not_before = Clock::now() + seconds(v.delay);
+        t->not_before = Clock::now() + seconds_as_duration(v.delay);
         s.delayed.push_back(std::move(t));
         return;
     }

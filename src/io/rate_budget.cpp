@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "io/http_headers.hpp"
+#include "io/seconds.hpp"
 
 namespace modelcat::io {
 
@@ -13,10 +14,6 @@ constexpr auto kResetMargin = std::chrono::seconds(1);
 // Two announced resets this close are the same window.
 constexpr auto kSameWindow = std::chrono::milliseconds(1500);
 
-RateBudgets::Clock::duration seconds(double s) {
-    return std::chrono::duration_cast<RateBudgets::Clock::duration>(std::chrono::duration<double>(s));
-}
-
 }  // namespace
 
 // A window that has reset: full again when the policy said its quota, else unknown until an answer.
@@ -26,7 +23,7 @@ void RateBudgets::roll_over(Budget& b, Clock::time_point now) {
         b.known = Known::not_yet;
         return;
     }
-    while (b.reset <= now) b.reset += seconds(*b.window_s);
+    while (b.reset <= now) b.reset += seconds_as_duration(*b.window_s);
     b.remaining = b.lowest = *b.quota;
 }
 
@@ -71,7 +68,7 @@ std::optional<double> RateBudgets::answered(const std::string& host, const std::
     // Requests sent before this one were counted before it; those sent after it may not be yet.
     const uint64_t later = static_cast<uint64_t>(std::distance(b.in_flight.upper_bound(ticket), b.in_flight.end()));
     const uint64_t left = *rl.remaining - std::min<uint64_t>(*rl.remaining, later);
-    const Clock::time_point reset = now + seconds(*rl.reset_s) + kResetMargin;
+    const Clock::time_point reset = now + seconds_as_duration(*rl.reset_s) + kResetMargin;
     if (b.known != Known::announced || reset > b.reset + kSameWindow) {  // first word, or a new window
         b.known = Known::announced;
         b.remaining = left;

@@ -31,6 +31,9 @@ enum class GgufType : uint32_t {
 
 enum class Endian { little, big };
 
+// ggml type ids the kit's files use most (src/format/ggml_types.def has them all).
+inline constexpr uint32_t kF32 = 0, kF16 = 1, kQ8_0 = 8, kQ4_K = 12, kBf16 = 30;
+
 class GgufEncoder;
 
 // One metadata value: a scalar, a string or an array (arrays may nest).

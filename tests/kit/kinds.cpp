@@ -4,13 +4,12 @@ namespace modelcat::kit {
 
 namespace {
 
-constexpr uint32_t kF32 = 0, kF16 = 1;
 constexpr uint64_t kEmbd = 256, kVocab = 64, kFf = 512;
 
 GgufValue str(std::string s) { return GgufValue::str(std::move(s)); }
 GgufValue u32(uint32_t v) { return GgufValue::u32(v); }
 
-std::vector<std::string> tokens() {
+std::vector<std::string> tiny_vocab() {
     std::vector<std::string> t;
     for (uint64_t i = 0; i < kVocab; ++i) t.push_back("tok" + std::to_string(i));
     return t;
@@ -31,7 +30,7 @@ GgufWriter tiny_llama(const std::string& name, uint32_t weight_type, const std::
     w.add_kv("llama.attention.head_count_kv", u32(2));
     w.add_kv("general.file_type", u32(weight_type == 8 ? 7 : 15));
     w.add_kv("tokenizer.ggml.model", str("gpt2"));
-    w.add_kv("tokenizer.ggml.tokens", GgufValue::string_array(tokens()));
+    w.add_kv("tokenizer.ggml.tokens", GgufValue::string_array(tiny_vocab()));
     w.add_kv("tokenizer.chat_template", str(template_text));
     w.add_tensor("token_embd.weight", {kEmbd, kVocab}, weight_type);
     for (int l = 0; l < 2; ++l) {

@@ -18,7 +18,6 @@ namespace modelcat::kit {
 
 namespace {
 
-constexpr uint32_t kF32 = 0, kBf16 = 30, kQ8_0 = 8, kQ4_K = 12;
 constexpr double kRopeTheta = 500000.0;
 constexpr float kRopeFactor = 8.0f, kLowFreqFactor = 1.0f, kHighFreqFactor = 4.0f;
 constexpr float kOriginalContext = 8192.0f;

@@ -92,8 +92,6 @@ void OllamaStore::write_manifest(const std::string& registry, const std::string&
 
 namespace {
 
-constexpr uint32_t kQ8_0 = 8, kQ4_K = 12;
-
 fs::path scratch_gguf(const fs::path& scratch, const std::string& name, const GgufWriter& w) {
     fs::create_directories(scratch);
     w.write(scratch / name);
