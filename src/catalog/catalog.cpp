@@ -10,6 +10,7 @@
 
 #include "catalog/embedded_sql.hpp"
 #include "catalog/model_writer.hpp"
+#include "catalog/named_statement.hpp"
 #include "catalog/open.hpp"
 #include "catalog/sql_values.hpp"
 #include "format/ggml_types.hpp"
@@ -207,11 +208,11 @@ int64_t Catalog::write_model(int64_t crawl_id, const ModelRows& rows) {
 void Catalog::record_error(int64_t crawl_id, const std::string& location, std::optional<uint64_t> offset,
                            const std::string& message) {
     SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
-    SQLite::Statement ins(db_, "INSERT INTO errors (crawl_id, location, offset, message)"
-                               " VALUES (:crawl_id, :location, :offset, :message)");
+    NamedStatement ins(db_, "INSERT INTO errors (crawl_id, location, offset, message)"
+                            " VALUES (:crawl_id, :location, :offset, :message)");
     ins.bind(":crawl_id", crawl_id);
     ins.bind(":location", location);
-    bind_optional(ins, ":offset", offset ? std::optional<int64_t>(*offset) : std::nullopt);
+    ins.bind(":offset", offset ? std::optional<int64_t>(*offset) : std::nullopt);
     ins.bind(":message", message);
     ins.exec();
     SQLite::Statement stale(db_, "UPDATE files SET status = 'stale', last_error = ?, crawl_id = ? WHERE location = ?");

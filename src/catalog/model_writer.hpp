@@ -3,13 +3,14 @@
 // metadata, tensors, warnings, census, policy layers, and the history event. It only
 // writes; every value was derived before (crawl/model_rows.hpp).
 #include <SQLiteCpp/Database.h>
-#include <SQLiteCpp/Statement.h>
 
 #include <array>
 #include <cstdint>
-#include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
+#include "catalog/named_statement.hpp"
 #include "catalog/rows.hpp"
 
 namespace modelcat::catalog {
@@ -38,14 +39,12 @@ private:
     void insert_policy(int64_t model_id, const PolicyRow& p);
     void record_event(int64_t crawl_id, int64_t model_id, const std::optional<Before>& before);
 
-    // Statements prepared on first use and kept: a crawl writes thousands of models.
-    SQLite::Statement& prepared(std::unique_ptr<SQLite::Statement>& st, const std::string& sql);
     static constexpr std::array<const char*, 4> kChildTables = {"files", "census", "warnings", "policy_layers"};
 
+    // Prepared once: a crawl writes thousands of models.
+    NamedStatement previous_, evict_, upsert_, file_, metadata_, tensor_, warning_, refusal_, census_, policy_, event_;
+    std::vector<NamedStatement> clear_;  // one per kChildTables
     SQLite::Database& db_;
-    std::unique_ptr<SQLite::Statement> previous_, evict_, upsert_, event_, refusal_;
-    std::array<std::unique_ptr<SQLite::Statement>, kChildTables.size()> clear_;
-    SQLite::Statement file_, metadata_, tensor_, warning_, census_, policy_;
 };
 
 }  // namespace modelcat::catalog

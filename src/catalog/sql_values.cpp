@@ -6,7 +6,7 @@
 
 namespace modelcat::catalog {
 
-void bind_metadata_value(SQLite::Statement& st, const char* name, const format::MetadataValue& v) {
+void bind_metadata_value(NamedStatement& st, Param name, const format::MetadataValue& v) {
     std::visit(
         [&](const auto& x) {
             using T = std::decay_t<decltype(x)>;
@@ -17,8 +17,7 @@ void bind_metadata_value(SQLite::Statement& st, const char* name, const format::
             } else if constexpr (std::is_same_v<T, bool>) {
                 st.bind(name, x ? 1 : 0);
             } else if constexpr (std::is_same_v<T, format::ArraySummary>) {
-                if (x.json) st.bind(name, *x.json);
-                else st.bind(name);
+                st.bind(name, x.json);
             } else if constexpr (std::is_same_v<T, double>) {
                 // SQLite has no NaN (binding one stores NULL): the documented convention is the text 'NaN'
                 if (std::isnan(x)) st.bind(name, "NaN");
