@@ -65,10 +65,12 @@ private:
     void note_redirect(FileRead& fr, const io::RangeReply& reply) const;
     static void add_cost(ModelOutcome& o, const io::RangeReply& reply);
     void on_range(const JobPtr& job, const std::shared_ptr<FileRead>& fr, io::RangeReply reply);
+    void parsed(const JobPtr& job, const std::shared_ptr<FileRead>& fr);
     void read_json(const JobPtr& job, size_t index);
     void json_done(const JobPtr& job, size_t index, const io::RangeReply& reply);
     void file_done(const JobPtr& job, size_t index, FileRecord record);
     void finish(const JobPtr& job);
+    void store(const JobPtr& job);
     void fail(const JobPtr& job, Failure failure);
     void done(const JobPtr& job);
     io::RangeRequest request(const std::string& location, uint64_t offset, uint64_t length) const;

@@ -48,6 +48,10 @@ class RangeReader {
 public:
     virtual ~RangeReader() = default;
     virtual void submit(RangeRequest request, std::function<void(RangeReply)> on_done) = 0;
+    // Runs `work` where replies come from, then `then` on run()'s thread as a completion: work on
+    // bytes (parsing, deriving rows) that a local crawl does on the readers' threads while run()'s
+    // thread writes. `work` must touch only what nothing else touches until `then`.
+    virtual void offload(std::function<void()> work, std::function<void()> then) = 0;
     // Drives every read, including those submitted from callbacks, until none remain.
     virtual void run() = 0;
 };
