@@ -47,14 +47,19 @@ void use_wal(SQLite::Database& db) {
     }
 }
 
+// The catalogue's connection is used by one thread (run()'s, in a crawl), so it needs no mutex of its own.
+SQLite::Database open_writable(const std::string& path) {
+    skip_allocation_counts();
+    return SQLite::Database(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_NOMUTEX, kBusyTimeoutMs);
+}
+
 }  // namespace
 
 int schema_version() { return static_cast<int>(schema_migrations().size()); }
 
 Catalog Catalog::open_read_only(const std::string& path) { return Catalog(open_database_read_only(path)); }
 
-Catalog::Catalog(const std::string& path)
-    : db_(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, kBusyTimeoutMs) {
+Catalog::Catalog(const std::string& path) : db_(open_writable(path)) {
     use_wal(db_);
     db_.exec("PRAGMA foreign_keys = ON");
     db_.exec("PRAGMA synchronous = NORMAL");
