@@ -63,6 +63,7 @@ Catalog::Catalog(const std::string& path) : db_(open_writable(path)) {
     use_wal(db_);
     db_.exec("PRAGMA foreign_keys = ON");
     db_.exec("PRAGMA synchronous = NORMAL");
+    db_.exec("PRAGMA temp_store = MEMORY");
     migrate();
 }
 

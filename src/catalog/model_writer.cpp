@@ -41,26 +41,28 @@ const char* const kFileSql =
     " :tensor_count, :bytes_read, :requests, :read_ms, :mtime_ns, :inode, :device, :header_hash, 'ok',"
     " :crawl_id, :crawl_id, :etag, :last_modified, :sha256, :final_url, :http_status, :revision,"
     " :ggml_refusals, :xet_hash, :resolver_calls, :storage_reads)";
-const char* const kMetadataSql =
+// Rows written many to a statement (BatchInsert): the INSERT, then one row's values.
+const char* const kMetadataHead =
     "INSERT OR IGNORE INTO metadata (model_id, file_id, key, value_type, value, array_type, array_length,"
-    " array_bytes, array_hash, offset) VALUES (:model_id, :file_id, :key, :value_type, :value,"
-    " :array_type, :array_length, :array_bytes, :array_hash, :offset)";
-const char* const kTensorSql =
+    " array_bytes, array_hash, offset) VALUES ";
+const char* const kMetadataRow =
+    "(:model_id, :file_id, :key, :value_type, :value, :array_type, :array_length, :array_bytes, :array_hash, :offset)";
+const char* const kTensorHead =
     "INSERT INTO tensors (model_id, file_id, name, layer, kind, n_dims, dims, n_elements, type_id,"
-    " type_name, offset, bytes, expected_bytes, bits_per_weight, info_offset) VALUES (:model_id, :file_id,"
-    " :name, :layer, :kind, :n_dims, :dims, :n_elements, :type_id, :type_name, :offset, :bytes,"
+    " type_name, offset, bytes, expected_bytes, bits_per_weight, info_offset) VALUES ";
+const char* const kTensorRow =
+    "(:model_id, :file_id, :name, :layer, :kind, :n_dims, :dims, :n_elements, :type_id, :type_name, :offset, :bytes,"
     " :expected_bytes, :bits_per_weight, :info_offset)";
 const char* const kWarningSql =
     "INSERT INTO warnings (crawl_id, model_id, location, offset, message)"
     " VALUES (:crawl_id, :model_id, :location, :offset, :message)";
 const char* const kRefusalSql =
     "INSERT INTO ggml_refusals (file_id, model_id, seq, \"check\", reason) VALUES (:file_id, :model_id, :seq, :check, :reason)";
-const char* const kCensusSql =
-    "INSERT INTO census (model_id, type_id, type_name, tensors, params, bytes, bits_per_weight)"
-    " VALUES (:model_id, :type_id, :type_name, :tensors, :params, :bytes, :bits_per_weight)";
-const char* const kPolicySql =
-    "INSERT INTO policy_layers (model_id, tensor_kind, type_id, type_name, tensors, layers)"
-    " VALUES (:model_id, :tensor_kind, :type_id, :type_name, :tensors, :layers)";
+const char* const kCensusHead =
+    "INSERT INTO census (model_id, type_id, type_name, tensors, params, bytes, bits_per_weight) VALUES ";
+const char* const kCensusRow = "(:model_id, :type_id, :type_name, :tensors, :params, :bytes, :bits_per_weight)";
+const char* const kPolicyHead = "INSERT INTO policy_layers (model_id, tensor_kind, type_id, type_name, tensors, layers) VALUES ";
+const char* const kPolicyRow = "(:model_id, :tensor_kind, :type_id, :type_name, :tensors, :layers)";
 const char* const kEventSql =
     "INSERT INTO model_events (crawl_id, location, event, file_bytes_before, file_bytes_after,"
     " policy_before, policy_after, census_before, census_after)"
@@ -71,8 +73,9 @@ const char* const kEventSql =
 
 ModelWriter::ModelWriter(SQLite::Database& db)
     : previous_(db, kPreviousSql), evict_(db, kEvictSql), upsert_(db, kUpsertSql), file_(db, kFileSql),
-      metadata_(db, kMetadataSql), tensor_(db, kTensorSql), warning_(db, kWarningSql), refusal_(db, kRefusalSql),
-      census_(db, kCensusSql), policy_(db, kPolicySql), event_(db, kEventSql), db_(db) {
+      warning_(db, kWarningSql), refusal_(db, kRefusalSql), event_(db, kEventSql), metadata_(db, kMetadataHead, kMetadataRow),
+      tensors_(db, kTensorHead, kTensorRow), census_(db, kCensusHead, kCensusRow), policy_(db, kPolicyHead, kPolicyRow),
+      db_(db) {
     for (const char* table : kChildTables)
         clear_.emplace_back(db, "DELETE FROM " + std::string(table) + " WHERE model_id = :model_id");
 }
@@ -86,17 +89,17 @@ int64_t ModelWriter::write(int64_t crawl_id, const ModelRows& rows) {
     clear_children(model_id);
     for (const FileRow& f : rows.files) {
         const int64_t file_id = insert_file(crawl_id, model_id, f);
-        for (const auto& e : f.metadata) insert_metadata(model_id, file_id, e);
+        metadata_.insert(f.metadata.size(), [&](BatchInsert::Row& r, size_t i) { bind_metadata(r, model_id, file_id, f.metadata[i]); });
         std::vector<const TensorRow*> by_name;  // primary-key order: half the B-tree work of file order
         for (const auto& t : f.tensors) by_name.push_back(&t);
         std::sort(by_name.begin(), by_name.end(), [](auto* a, auto* b) { return a->name < b->name; });
-        for (const TensorRow* t : by_name) insert_tensor(model_id, file_id, *t);
+        tensors_.insert(by_name.size(), [&](BatchInsert::Row& r, size_t i) { bind_tensor(r, model_id, file_id, *by_name[i]); });
         for (const auto& w : f.warnings) insert_warning(crawl_id, model_id, f.location, w);
         if (f.ggml_refusals)
             for (size_t i = 0; i < f.ggml_refusals->size(); ++i) insert_refusal(model_id, file_id, i, (*f.ggml_refusals)[i]);
     }
-    for (const auto& c : rows.census) insert_census(model_id, c);
-    for (const auto& p : rows.policy) insert_policy(model_id, p);
+    census_.insert(rows.census.size(), [&](BatchInsert::Row& r, size_t i) { bind_census(r, model_id, rows.census[i]); });
+    policy_.insert(rows.policy.size(), [&](BatchInsert::Row& r, size_t i) { bind_policy(r, model_id, rows.policy[i]); });
     record_event(crawl_id, model_id, before);
     tx.commit();
     return model_id;
@@ -191,8 +194,7 @@ int64_t ModelWriter::insert_file(int64_t crawl_id, int64_t model_id, const FileR
     return db_.getLastInsertRowid();
 }
 
-void ModelWriter::insert_metadata(int64_t model_id, int64_t file_id, const format::MetadataEntry& e) {
-    NamedStatement& st = metadata_;
+void ModelWriter::bind_metadata(BatchInsert::Row& st, int64_t model_id, int64_t file_id, const format::MetadataEntry& e) {
     st.bind(":model_id", model_id);
     st.bind(":file_id", file_id);
     st.bind(":key", e.key);
@@ -204,11 +206,9 @@ void ModelWriter::insert_metadata(int64_t model_id, int64_t file_id, const forma
     st.bind(":array_bytes", a ? std::optional<int64_t>(a->byte_size) : std::nullopt);
     st.bind(":array_hash", a ? std::optional<std::string>(format::hex64(a->content_hash)) : std::nullopt);
     st.bind(":offset", static_cast<int64_t>(e.offset));
-    st.exec();
 }
 
-void ModelWriter::insert_tensor(int64_t model_id, int64_t file_id, const TensorRow& t) {
-    NamedStatement& st = tensor_;
+void ModelWriter::bind_tensor(BatchInsert::Row& st, int64_t model_id, int64_t file_id, const TensorRow& t) {
     st.bind(":model_id", model_id);
     st.bind(":file_id", file_id);
     st.bind(":name", t.name);
@@ -224,7 +224,6 @@ void ModelWriter::insert_tensor(int64_t model_id, int64_t file_id, const TensorR
     st.bind(":expected_bytes", t.expected_bytes);
     st.bind(":bits_per_weight", t.bits_per_weight);
     st.bind(":info_offset", t.info_offset);
-    st.exec();
 }
 
 void ModelWriter::insert_warning(int64_t crawl_id, int64_t model_id, const std::string& location, const format::Warning& w) {
@@ -248,8 +247,7 @@ void ModelWriter::insert_refusal(int64_t model_id, int64_t file_id, size_t seq,
     st.exec();
 }
 
-void ModelWriter::insert_census(int64_t model_id, const CensusRow& c) {
-    NamedStatement& st = census_;
+void ModelWriter::bind_census(BatchInsert::Row& st, int64_t model_id, const CensusRow& c) {
     st.bind(":model_id", model_id);
     st.bind(":type_id", c.type_id);
     st.bind(":type_name", c.type_name);
@@ -257,18 +255,15 @@ void ModelWriter::insert_census(int64_t model_id, const CensusRow& c) {
     st.bind(":params", c.params);
     st.bind(":bytes", c.bytes);
     st.bind(":bits_per_weight", c.bits_per_weight);
-    st.exec();
 }
 
-void ModelWriter::insert_policy(int64_t model_id, const PolicyRow& p) {
-    NamedStatement& st = policy_;
+void ModelWriter::bind_policy(BatchInsert::Row& st, int64_t model_id, const PolicyRow& p) {
     st.bind(":model_id", model_id);
     st.bind(":tensor_kind", p.tensor_kind);
     st.bind(":type_id", p.type_id);
     st.bind(":type_name", p.type_name);
     st.bind(":tensors", p.tensors);
     st.bind(":layers", p.layers);
-    st.exec();
 }
 
 void ModelWriter::record_event(int64_t crawl_id, int64_t model_id, const std::optional<Before>& before) {

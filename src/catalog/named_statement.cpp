@@ -4,28 +4,23 @@
 
 namespace modelcat::catalog {
 
-int NamedStatement::index(Param p) {
-    const size_t n = indexes_.size();
-    for (size_t k = 0; k < n; ++k) {
-        const size_t i = (next_ + k) % n;
-        if (indexes_[i].first == p.name) {
-            next_ = i + 1;
-            return indexes_[i].second;
-        }
-    }
-    const int index = st_.getIndex(p.name);
-    if (index == 0) throw std::logic_error(std::string("no parameter ") + p.name + " in " + st_.getQuery());
+int ParamIndex::add(Param p, int index) {
+    if (index == 0) throw std::logic_error(std::string("no parameter ") + p.name);
     indexes_.emplace_back(p.name, index);
     next_ = 0;
     return index;
 }
 
-void NamedStatement::exec() {
-    st_.exec();
-    reset();
+void exec_and_clear(SQLite::Statement& st) {
+    st.exec();
+    st.reset();
+    st.clearBindings();
 }
 
-// Clearing the bindings drops the pointers to strings bound without a copy.
+int NamedStatement::index(Param p) {
+    return indexes_.find(p, [this](const char* name) { return st_.getIndex(name); });
+}
+
 void NamedStatement::reset() {
     st_.reset();
     st_.clearBindings();

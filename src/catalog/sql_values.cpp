@@ -1,12 +1,15 @@
 #include "catalog/sql_values.hpp"
 
+#include "catalog/batch_insert.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
 
 namespace modelcat::catalog {
 
-void bind_metadata_value(NamedStatement& st, Param name, const format::MetadataValue& v) {
+template <typename Binder>
+void bind_metadata_value(Binder& st, Param name, const format::MetadataValue& v) {
     std::visit(
         [&](const auto& x) {
             using T = std::decay_t<decltype(x)>;
@@ -28,5 +31,8 @@ void bind_metadata_value(NamedStatement& st, Param name, const format::MetadataV
         },
         v);
 }
+
+template void bind_metadata_value(NamedStatement&, Param, const format::MetadataValue&);
+template void bind_metadata_value(BatchInsert::Row&, Param, const format::MetadataValue&);
 
 }  // namespace modelcat::catalog

@@ -9,6 +9,8 @@ namespace modelcat::catalog {
 inline constexpr const char* kSqlNow = "strftime('%Y-%m-%dT%H:%M:%fZ','now')";
 
 // How a metadata value is stored in metadata.value (see schema/); its text is bound without a copy.
-void bind_metadata_value(NamedStatement& st, Param name, const format::MetadataValue& v);
+// For a NamedStatement or a BatchInsert::Row.
+template <typename Binder>
+void bind_metadata_value(Binder& st, Param name, const format::MetadataValue& v);
 
 }  // namespace modelcat::catalog
