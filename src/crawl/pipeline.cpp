@@ -277,7 +277,7 @@ void ModelPipeline::Job::derive() {
     std::vector<FileRecord> files;
     for (auto& r : read) files.push_back(std::move(*r));
     try {
-        check_model_files(plan, {files.begin(), files.begin() + static_cast<std::ptrdiff_t>(plan.data_files.size())});
+        check_model_files(plan, std::span(files).first(plan.data_files.size()));
     } catch (const ModelError& e) {
         failure = Failure{e.location, e.offset, e.json_path, e.what()};
         return;
