@@ -31,11 +31,9 @@ BatchInsert::BatchInsert(SQLite::Database& db, std::string head, const std::stri
     });
 }
 
-int BatchInsert::index(Param p) {
-    return indexes_.find(p, [this](const char* name) {
-        auto it = std::find(names_.begin(), names_.end(), name);
-        return it == names_.end() ? 0 : static_cast<int>(it - names_.begin()) + 1;
-    });
+int BatchInsert::position(const char* name) const {
+    auto it = std::find(names_.begin(), names_.end(), name);
+    return it == names_.end() ? 0 : static_cast<int>(it - names_.begin()) + 1;
 }
 
 // The row with each ":name" as "?N", N counted from `offset`, so every row of a statement has its own.

@@ -49,7 +49,10 @@ public:
     }
 
 private:
-    int index(Param p);
+    int index(Param p) {
+        return indexes_.find(p, [this](const char* name) { return position(name); });
+    }
+    int position(const char* name) const;     // 1-based, 0 if none
     SQLite::Statement& of_size(size_t rows);  // prepared on first use
     std::string numbered_row(size_t offset) const;
 
