@@ -63,7 +63,8 @@ Catalog::Catalog(const std::string& path) : db_(open_writable(path)) {
     use_wal(db_);
     db_.exec("PRAGMA foreign_keys = ON");
     db_.exec("PRAGMA synchronous = NORMAL");
-    db_.exec("PRAGMA temp_store = MEMORY");
+    db_.exec("PRAGMA temp_store = MEMORY");  // a multi-row INSERT's statement journal stays off the disk
+    db_.exec("PRAGMA wal_autocheckpoint = 10000");  // checkpoints fsync: every ~40 MB of WAL, not every 4 MB
     migrate();
 }
 
