@@ -49,6 +49,26 @@ TEST(StoredHashes, LlamaThreeTokenizerAndHeader) {
     EXPECT_EQ(format::hex64(h.header_hash), "6e7a9b2892336faf");
 }
 
+// Two hashes fed one span together get what each would alone, whatever bytes each holds over from before.
+TEST(StoredHashes, UpdatingTwoAtOnceIsUpdatingEach) {
+    std::vector<uint8_t> bytes(1000);
+    for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(i * 131 + 7);
+    for (size_t lead_a : {0, 1, 5, 8, 13})
+        for (size_t lead_b : {0, 3, 7})
+            for (size_t n : {0, 1, 7, 8, 9, 64, 999}) {
+                format::ContentHash a, b, alone_a, alone_b;
+                a.update(std::span(bytes).first(lead_a));
+                alone_a.update(std::span(bytes).first(lead_a));
+                b.update(std::span(bytes).first(lead_b));
+                alone_b.update(std::span(bytes).first(lead_b));
+                format::ContentHash::update_both(a, b, std::span(bytes).subspan(1, n));
+                alone_a.update(std::span(bytes).subspan(1, n));
+                alone_b.update(std::span(bytes).subspan(1, n));
+                EXPECT_EQ(a.digest(), alone_a.digest()) << lead_a << " " << lead_b << " " << n;
+                EXPECT_EQ(b.digest(), alone_b.digest()) << lead_a << " " << lead_b << " " << n;
+            }
+}
+
 std::vector<uint8_t> fixture(const std::string& name) {
     std::ifstream in(test::fixtures_dir() / name, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};

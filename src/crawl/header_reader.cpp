@@ -5,7 +5,6 @@
 
 #include "format/gguf.hpp"
 #include "format/safetensors.hpp"
-#include "format/content_hash.hpp"
 
 namespace modelcat::crawl {
 
@@ -56,9 +55,6 @@ std::optional<ByteRange> HeaderAssembler::parse(uint64_t file_size) {
     }
     format::ParseResult r = parse_(buf_, file_size, options_.limits);
     if (auto* h = std::get_if<format::FileHeader>(&r)) {
-        format::ContentHash hash;
-        hash.update(std::span(buf_).first(h->parsed_bytes));
-        h->header_hash = hash.digest();
         header_ = std::move(*h);
         return std::nullopt;
     }

@@ -2,6 +2,7 @@
 // Bounds-checked, endian-aware reading over a prefix of a file. Reading past
 // the prefix but within the file throws OutOfBytes (fetch more and retry);
 // reading past the file itself is a FormatError (truncated input).
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -44,6 +45,18 @@ public:
 
     // The bytes from `start` (already read) to the current position.
     std::span<const uint8_t> since(uint64_t start) const { return data_.subspan(start, pos_ - start); }
+
+    // A little-endian, 64-bit-length string of at most `max_bytes`, stepped over when all of it is
+    // here: true. Otherwise false, the cursor unmoved, for the checked reads to say what is wrong.
+    bool skip_le_string(uint64_t max_bytes) {
+        const uint64_t avail = std::min<uint64_t>(data_.size(), file_size_) - pos_;
+        uint64_t n;
+        if (avail < 8) return false;
+        std::memcpy(&n, data_.data() + pos_, 8);
+        if (n > max_bytes || n > avail - 8) return false;
+        pos_ += 8 + n;
+        return true;
+    }
 
     std::span<const uint8_t> bytes(uint64_t n, std::string_view what) {
         require(n, what);

@@ -69,11 +69,15 @@ private:
     void check_alignment(const MetadataEntry& e);
     void measure_tensors();
 
+    void hash_header_to(uint64_t end);
+
     ByteCursor cur_;
     const Limits& limits_;
     GgufProgress progress_;
     FileHeader h_;
     uint32_t version_ = 0;
+    ContentHash header_hash_;     // of the bytes before header_hashed_
+    uint64_t header_hashed_ = 0;
 };
 
 std::string GgufParser::read_string(std::string_view what) {
@@ -223,8 +227,10 @@ void GgufParser::read_elements(const ArraySummary& a, uint32_t depth, ContentHas
     };
     const uint64_t start = cur_.pos();
     const bool skip = !per_element && !out;
-    if (a.element_type == ValueType::string && skip) {
-        each([&] { read_string_view("string element"); });
+    if (a.element_type == ValueType::string && skip) {  // in place: a little-endian v2/v3 file
+        each([&] {
+            if (!cur_.skip_le_string(limits_.max_string_bytes)) read_string_view("string element");
+        });
     } else if (a.element_type == ValueType::string) {
         each([&] { skip_string(per_element, out); });
     } else if (a.element_type == ValueType::array) {
@@ -237,7 +243,17 @@ void GgufParser::read_elements(const ArraySummary& a, uint32_t depth, ContentHas
     } else {
         each([&] { read_scalar_into(a.element_type, per_element, out); });
     }
-    if (!per_element) hash.update(cur_.since(start));
+    if (!per_element) {
+        hash_header_to(start);
+        ContentHash::update_both(header_hash_, hash, cur_.since(start));
+        header_hashed_ = cur_.pos();
+    }
+}
+
+// The header's hash runs along the parse, so that an array hashed in place feeds both at once.
+void GgufParser::hash_header_to(uint64_t end) {
+    header_hash_.update(cur_.since(header_hashed_).first(end - header_hashed_));
+    header_hashed_ = end;
 }
 
 MetadataValue GgufParser::read_value(ValueType t) {
@@ -429,6 +445,8 @@ FileHeader GgufParser::parse() {
     for (; progress_.tensors_done < progress_.tensor_count; ++progress_.tensors_done) read_tensor_info(names);
 
     h_.parsed_bytes = cur_.pos();
+    hash_header_to(h_.parsed_bytes);
+    h_.header_hash = header_hash_.digest();
     h_.data_start = align_up(cur_.pos(), h_.alignment);
     // vocab-only files may end before the aligned data start
     h_.header_bytes = std::min(h_.data_start, h_.file_size);
