@@ -32,14 +32,21 @@ std::string first_bytes(std::span<const uint8_t> b) {
 
 }  // namespace
 
+// One memcpy: vector::insert constructs byte by byte through UninitAllocator's construct().
+void HeaderAssembler::append(std::span<const uint8_t> bytes) {
+    const size_t at = buf_.size();
+    buf_.resize(at + bytes.size());
+    if (!bytes.empty()) std::memcpy(buf_.data() + at, bytes.data(), bytes.size());
+}
+
 std::optional<ByteRange> HeaderAssembler::add(std::span<const uint8_t> bytes, uint64_t file_size) {
-    buf_.insert(buf_.end(), bytes.begin(), bytes.end());
+    append(bytes);
     return parse(file_size);
 }
 
 std::optional<ByteRange> HeaderAssembler::add(io::ByteBuffer&& bytes, uint64_t file_size) {
     if (buf_.empty()) std::swap(buf_, bytes);
-    else buf_.insert(buf_.end(), bytes.begin(), bytes.end());
+    else append(bytes);
     return parse(file_size);
 }
 

@@ -58,6 +58,13 @@ public:
         return true;
     }
 
+    // Steps over n bytes when all of them are here: true; else false, the cursor unmoved.
+    bool skip_if_here(uint64_t n) {
+        if (n > std::min<uint64_t>(data_.size(), file_size_) - pos_) return false;
+        pos_ += n;
+        return true;
+    }
+
     std::span<const uint8_t> bytes(uint64_t n, std::string_view what) {
         require(n, what);
         auto s = data_.subspan(pos_, n);

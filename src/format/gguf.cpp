@@ -238,8 +238,9 @@ void GgufParser::read_elements(const ArraySummary& a, uint32_t depth, ContentHas
             if (out && out->back() != '[') *out += ',';
             read_array(depth + 1, hash, out);
         });
-    } else if (skip) {
-        each([&, n = scalar_size(a.element_type)] { cur_.bytes(n, "array element"); });
+    } else if (skip) {  // fixed-size elements: all at once when they are all here (length was checked against the file)
+        const uint32_t n = scalar_size(a.element_type);
+        if (!cur_.skip_if_here(a.length * n)) each([&] { cur_.bytes(n, "array element"); });
     } else {
         each([&] { read_scalar_into(a.element_type, per_element, out); });
     }
