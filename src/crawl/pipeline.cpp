@@ -172,6 +172,7 @@ void ModelPipeline::read_range(const JobPtr& job, const std::shared_ptr<FileRead
     fr->asked = range;
     io::RangeRequest r = request(job->files[fr->index], range.offset, range.length);
     if (!fr->direct.empty()) r = io::RangeRequest{fr->direct, range.offset, range.length};
+    if (!is_url(r.location)) r.append_to = &fr->assembler.buffer();
     reader_.submit(std::move(r), [this, job, fr](io::RangeReply reply) { on_range(job, fr, std::move(reply)); });
 }
 
@@ -216,7 +217,7 @@ void ModelPipeline::on_range(const JobPtr& job, const std::shared_ptr<FileRead>&
 // Where the bytes arrived: the parse, and the header's hash when it completes.
 void ModelPipeline::FileRead::parse() {
     try {
-        next = assembler.add(std::move(last.body), *last.total_size);
+        next = last.appended ? assembler.parse(*last.total_size) : assembler.add(std::move(last.body), *last.total_size);
     } catch (const format::FormatError& e) {
         error = e;
     }

@@ -84,7 +84,8 @@ RangeReply LocalReader::read(const RangeRequest& req) const {
                               std::to_string(max_whole_file_) + " for a JSON file");
             length = f.size();
         }
-        f.read(req.offset, length, r.body);
+        f.read(req.offset, length, req.append_to ? *req.append_to : r.body);
+        r.appended = req.append_to != nullptr;
         r.status = 206;
         r.requests = static_cast<uint32_t>(f.requests());
         r.bytes = f.bytes_read();
