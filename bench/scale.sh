@@ -3,11 +3,13 @@
 # into a fresh catalogue, re-crawls it unchanged, times every view and every bundled
 # report, accounts the catalogue's bytes (dbstat), and writes bench/RESULTS-scale.md.
 #
-#   bench/scale.sh [--models N] [--label after|before] [--modelcat BIN] [--queries DIR]
+#   bench/scale.sh [--models N] [--label after|before|...] [--modelcat BIN] [--queries DIR]
 #   bench/scale.sh --assemble      (only rewrite RESULTS-scale.md from the recorded labels and notes)
 #
-# --label before with --modelcat and --queries from an older checkout records the baseline in
-# bench/scale-before.{md,tsv}; RESULTS-scale.md sets every label's numbers side by side.
+# --label L with --modelcat and --queries from an older checkout records that build in
+# bench/scale-L.{md,tsv}; RESULTS-scale.md sets every label's numbers side by side (before
+# first, after last). The first crawl and the re-crawl each run $CRAWL_RUNS times (default 3,
+# the median by wall time is reported, every run listed with its CPU time and load average).
 # Scratch (zoo, catalogues) lives in $SCALE_WORK (default /tmp/modelcat-scale).
 set -euo pipefail
 
@@ -29,7 +31,8 @@ while [ $# -gt 0 ]; do
 done
 # RESULTS-scale.md: every label's timings side by side, then each label's notes.
 assemble() {
-    labels=$(ls "$root"/bench/scale-*.tsv | sed -E 's/.*scale-(.*)\.tsv/\1/' | sort -r)
+    all=$(ls "$root"/bench/scale-*.tsv | sed -E 's/.*scale-(.*)\.tsv/\1/')
+    labels=$(echo "$all" | grep -x before; echo "$all" | grep -v -x -e before -e after | sort; echo "$all" | grep -x after)
     {
         echo "# The catalogue at scale (\`bench/scale.sh\`)"
         echo
@@ -79,17 +82,32 @@ tsv=$root/bench/scale-$label.tsv
 md=$root/bench/scale-$label.md
 : >"$tsv"
 
-# Wall seconds, CPU seconds (user + sys) and peak RSS (KB) of one crawl; its JSON summary to $work/crawl.json.
+# Wall seconds, CPU seconds (user + sys), peak RSS (KB) and the 1-minute load average before one crawl;
+# its JSON summary to $work/crawl.json.
 crawl() {
+    local load
+    load=$(cut -d' ' -f1 /proc/loadavg)
     /usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" "$modelcat" crawl --db "$db" --quiet --json-summary "$zoo" \
         >"$work/crawl.json" 2>"$work/crawl.err" || { cat "$work/crawl.err" >&2; exit 1; }
-    awk '{print $1, $2 + $3, $4}' "$work/time.txt"
+    awk -v l="$load" '{print $1, $2 + $3, $4, l}' "$work/time.txt"
 }
+# The run with the median wall time of the lines on stdin ("wall cpu rss load").
+median_run() { sort -g | awk '{r[NR] = $0} END {print r[int((NR + 1) / 2)]}'; }
+# "31.2 s (CPU 29.8 s, load 2.1)" for each run.
+list_runs() { awk '{printf "%s%s s (CPU %s s, load %s)", (NR > 1 ? ", " : ""), $1, $2, $4}'; }
+crawl_runs=${CRAWL_RUNS:-3}
 sync
 find "$zoo" -type f -print0 | xargs -0 -n 200 head -q -c 131072 >/dev/null  # headers into the page cache (data is a hole)
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-read -r crawl1_s crawl1_cpu crawl1_rss < <(crawl)
-read -r crawl2_s crawl2_cpu crawl2_rss < <(crawl)
+: >"$work/first.txt"
+for i in $(seq "$crawl_runs"); do
+    rm -f "$db" "$db-wal" "$db-shm"
+    crawl >>"$work/first.txt"
+done
+: >"$work/again.txt"
+for i in $(seq "$crawl_runs"); do crawl >>"$work/again.txt"; done
+read -r crawl1_s crawl1_cpu crawl1_rss _ < <(median_run <"$work/first.txt")
+read -r crawl2_s crawl2_cpu crawl2_rss _ < <(median_run <"$work/again.txt")
 unchanged=$(sed -E 's/.*"files_unchanged": ([0-9]+).*/\1/' "$work/crawl.json")
 sqlite3 "$db" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
 n_models=$(sqlite3 "$db" 'SELECT count(*) FROM models')
@@ -147,8 +165,8 @@ slowest=$(grep -E '^(view|report)' "$tsv" | sort -t$'\t' -k2 -g | tail -1 | cut 
     echo
     echo "- zoo: $zoo_counts; $(du -sh "$zoo" | cut -f1) on disk ($(du -sh --apparent-size "$zoo" | cut -f1) apparent)," \
          "generated in $(printf "%.1f" "$(cat "$zoo/.seconds")") s"
-    echo "- first crawl (fresh catalogue, page cache warm): **${crawl1_s} s, $(echo "scale=0; $n_models / $crawl1_s" | bc) models/s** (CPU ${crawl1_cpu} s: $(echo "scale=0; $n_models / $crawl1_cpu" | bc) models per CPU second), peak RSS $((crawl1_rss / 1024)) MB"
-    echo "- unchanged re-crawl: **${crawl2_s} s** (CPU ${crawl2_cpu} s; $unchanged files unchanged), peak RSS $((crawl2_rss / 1024)) MB"
+    echo "- first crawl (fresh catalogue, page cache warm): **${crawl1_s} s, $(echo "scale=0; $n_models / $crawl1_s" | bc) models/s** (CPU ${crawl1_cpu} s: $(echo "scale=0; $n_models / $crawl1_cpu" | bc) models per CPU second), peak RSS $((crawl1_rss / 1024)) MB; median of $crawl_runs: $(list_runs <"$work/first.txt")"
+    echo "- unchanged re-crawl: **${crawl2_s} s** (CPU ${crawl2_cpu} s; $unchanged files unchanged), peak RSS $((crawl2_rss / 1024)) MB; median of $crawl_runs: $(list_runs <"$work/again.txt")"
     echo "- catalogue: $n_models models, $n_tensors tensor rows, $db_bytes bytes = **$(echo "$db_bytes / $n_tensors" | bc) bytes per tensor row**"
     echo "- slowest view or report: ${slowest/$'\t'/ at } ms"
     echo "- report parameters: policy model=$mid; diff a=$diff_a b=$diff_b; reconcile gguf=$rec_gguf source=$rec_source"

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "format/content_hash.hpp"
 #include "format/gguf.hpp"
 #include "kit/gguf_writer.hpp"
 
@@ -147,6 +148,19 @@ TEST_P(GgufRoundTrip, HashesIgnoreVersionAndByteOrder) {
     }
     EXPECT_NE(std::get<format::ArraySummary>(entry(h, "a.i16").value).content_hash,
               std::get<format::ArraySummary>(entry(h, "a.str").value).content_hash);
+}
+
+// The digests catalogues hold (metadata.array_hash), the same in every version and byte order:
+// a change would make every stored catalogue disagree with the next crawl (see stored_hashes_test).
+TEST_P(GgufRoundTrip, HashesAreTheStoredValues) {
+    const Variant v = GetParam();
+    format::FileHeader h = parse_full(every_value_type(v.version, v.endian, v.alignment));
+    const std::pair<const char*, const char*> expected[] = {
+        {"a.i16", "80510e1d210f6a72"}, {"a.f32", "ae62a49497f10ded"}, {"a.bool", "3b4fb339a96e4cea"},
+        {"a.u64", "a33a7bcea5ffa526"}, {"a.str", "3183c89afdaa9956"}, {"a.nested", "830a11af2b6f92d5"},
+        {"a.big", "ffe6fbb5d5cdb403"}};
+    for (const auto& [key, hash] : expected)
+        EXPECT_EQ(format::hex64(std::get<format::ArraySummary>(entry(h, key).value).content_hash), hash) << key;
 }
 
 // Every key, value and tensor, field by field.

@@ -65,6 +65,38 @@ SELECT g.architecture, g.file_type, f.name, count(*), count(DISTINCT g.policy_ha
  GROUP BY g.architecture, g.bc, g.file_type
 HAVING count(DISTINCT g.policy_hash) > 1)";
 
+// named_tensors as it was written before one lookup per cell: five lookups per data file, then a GROUP BY pivot.
+const std::string kOldNamedTensors = R"(
+SELECT name,
+       max(CASE WHEN tensor = 'token_embd.weight' THEN cell END) AS token_embd,
+       max(CASE WHEN tensor = 'output.weight' THEN cell END) AS output,
+       max(CASE WHEN tensor = 'blk.0.attn_v.weight' THEN cell END) AS blk0_attn_v,
+       max(CASE WHEN tensor = 'blk.0.ffn_down.weight' THEN cell END) AS blk0_ffn_down,
+       max(CASE WHEN tensor = 'blk.0.attn_q.weight' THEN cell END) AS blk0_attn_q
+  FROM (SELECT m.model_id, m.name, m.file_bytes, t.name AS tensor,
+               coalesce(CAST(t.type_id AS TEXT), t.type_name) || '(' || printf('%.2f', t.bits_per_weight) || ')' AS cell
+          FROM models m
+          JOIN files f ON f.model_id = m.model_id AND f.role = 'data'
+          LEFT JOIN tensors t ON t.file_id = f.file_id
+               AND t.name IN ('token_embd.weight', 'output.weight', 'blk.0.attn_v.weight', 'blk.0.ffn_down.weight',
+                              'blk.0.attn_q.weight')
+         WHERE m.name LIKE coalesce(:pattern, '%') AND m.tensor_count > 0)
+ GROUP BY model_id
+ ORDER BY file_bytes, model_id)";
+
+// Every row of `sql` as one "|"-joined string ("NULL" for NULL), in order.
+std::vector<std::string> ordered_rows(SQLite::Database& db, const std::string& sql) {
+    SQLite::Statement st(db, sql);
+    std::vector<std::string> out;
+    while (st.executeStep()) {
+        std::string line;
+        for (int i = 0; i < st.getColumnCount(); ++i)
+            line += (i ? "|" : "") + (st.getColumn(i).isNull() ? std::string("NULL") : st.getColumn(i).getString());
+        out.push_back(line);
+    }
+    return out;
+}
+
 // Every row of `sql` as one "|"-joined string ("NULL" for NULL), sorted.
 std::multiset<std::string> rows(SQLite::Database& db, const std::string& sql) {
     SQLite::Statement st(db, sql);
@@ -146,6 +178,22 @@ TEST_F(ScaleCatalogue, ReReadModelsKeepOneSetOfSummaryRows) {
     crawl::run_crawl(*catalog_, {(dir_->path() / "lineup").string()}, force);
     EXPECT_EQ(rows(db(), "SELECT * FROM policy_layers"), before);
     EXPECT_EQ(rows(db(), "SELECT * FROM policy_map"), rows(db(), kOldPolicyMap));
+}
+
+// The same rows in the same order, split sets and checkpoints included, and a split set whose shards
+// both hold a tensor (a hostile file could): the larger cell, as max() picks.
+TEST_F(ScaleCatalogue, NamedTensorsIsTheGroupByPivot) {
+    const std::string report = *catalog::bundled_query("named_tensors");
+    ASSERT_EQ(ordered_rows(db(), report), ordered_rows(db(), kOldNamedTensors));
+    EXPECT_GT(ordered_rows(db(), report).size(), 100u);
+    SQLite::Transaction tx(db());  // rolled back: the other tests see the catalogue as crawled
+    db().exec("UPDATE tensors SET type_id = 8, type_name = 'Q8_0', bits_per_weight = 8.5"
+              " WHERE name = 'output.weight' AND file_id = (SELECT min(file_id) FROM files WHERE shard = 1)");
+    db().exec("INSERT INTO tensors SELECT t.model_id, f.file_id, t.name, t.layer, t.kind, t.n_dims, t.dims, t.n_elements,"
+              " 30, 'BF16', t.offset, t.bytes, t.expected_bytes, NULL, t.info_offset FROM tensors t"
+              " JOIN files f ON f.model_id = t.model_id AND f.shard = 1"
+              " WHERE t.name = 'token_embd.weight' AND f.file_id = (SELECT min(file_id) FROM files WHERE shard = 1)");
+    EXPECT_EQ(ordered_rows(db(), report), ordered_rows(db(), kOldNamedTensors));
 }
 
 // Applies the migrations before 007_scale to a fresh database, copies the

@@ -3,13 +3,15 @@
 // metadata, tensors, warnings, census, policy layers, and the history event. It only
 // writes; every value was derived before (crawl/model_rows.hpp).
 #include <SQLiteCpp/Database.h>
-#include <SQLiteCpp/Statement.h>
 
 #include <array>
 #include <cstdint>
-#include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
+#include "catalog/batch_insert.hpp"
+#include "catalog/named_statement.hpp"
 #include "catalog/rows.hpp"
 
 namespace modelcat::catalog {
@@ -30,22 +32,21 @@ private:
     int64_t upsert_model(int64_t crawl_id, const ModelRow& m);
     void clear_children(int64_t model_id);
     int64_t insert_file(int64_t crawl_id, int64_t model_id, const FileRow& f);
-    void insert_metadata(int64_t model_id, int64_t file_id, const format::MetadataEntry& e);
-    void insert_tensor(int64_t model_id, int64_t file_id, const TensorRow& t);
+    static void bind_metadata(BatchInsert::Row& st, int64_t model_id, int64_t file_id, const format::MetadataEntry& e);
+    static void bind_tensor(BatchInsert::Row& st, int64_t model_id, int64_t file_id, const TensorRow& t);
+    static void bind_census(BatchInsert::Row& st, int64_t model_id, const CensusRow& c);
+    static void bind_policy(BatchInsert::Row& st, int64_t model_id, const PolicyRow& p);
     void insert_warning(int64_t crawl_id, int64_t model_id, const std::string& location, const format::Warning& w);
-    void insert_census(int64_t model_id, const CensusRow& c);
     void insert_refusal(int64_t model_id, int64_t file_id, size_t seq, const std::pair<std::string, std::string>& refusal);
-    void insert_policy(int64_t model_id, const PolicyRow& p);
     void record_event(int64_t crawl_id, int64_t model_id, const std::optional<Before>& before);
 
-    // Statements prepared on first use and kept: a crawl writes thousands of models.
-    SQLite::Statement& prepared(std::unique_ptr<SQLite::Statement>& st, const std::string& sql);
     static constexpr std::array<const char*, 4> kChildTables = {"files", "census", "warnings", "policy_layers"};
 
+    // Prepared once: a crawl writes thousands of models.
+    NamedStatement previous_, evict_, upsert_, file_, warning_, refusal_, event_;
+    BatchInsert metadata_, tensors_, census_, policy_;
+    std::vector<NamedStatement> clear_;  // one per kChildTables
     SQLite::Database& db_;
-    std::unique_ptr<SQLite::Statement> previous_, evict_, upsert_, event_, refusal_;
-    std::array<std::unique_ptr<SQLite::Statement>, kChildTables.size()> clear_;
-    SQLite::Statement file_, metadata_, tensor_, warning_, census_, policy_;
 };
 
 }  // namespace modelcat::catalog

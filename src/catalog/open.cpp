@@ -46,6 +46,11 @@ SQLite::Database open_published_or_live(const std::string& path) {
 
 }  // namespace
 
+void skip_allocation_counts() {
+    static const int once = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);  // refused, harmlessly, once SQLite has started
+    (void)once;
+}
+
 int user_version(SQLite::Database& db) { return db.execAndGet("PRAGMA user_version").getInt(); }
 
 void check_schema_not_newer(const std::string& path, int version) {
@@ -61,6 +66,7 @@ void require_catalogue_file(const std::string& path) {
 
 SQLite::Database open_database_read_only(const std::string& path) {
     require_catalogue_file(path);
+    skip_allocation_counts();
     SQLite::Database db = open_published_or_live(path);
     const int version = user_version(db);
     if (version == 0 && db.execAndGet("SELECT count(*) FROM sqlite_master").getInt() == 0)

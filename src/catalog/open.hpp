@@ -9,6 +9,10 @@ namespace modelcat::catalog {
 
 inline constexpr int kBusyTimeoutMs = 30'000;
 
+// SQLite counts every allocation under a global mutex unless told so before its
+// first connection; nothing reads those counts. Call before opening one.
+void skip_allocation_counts();
+
 // Throws when `version` is newer than this build's schema.
 void check_schema_not_newer(const std::string& path, int version);
 

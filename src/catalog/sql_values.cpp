@@ -1,12 +1,15 @@
 #include "catalog/sql_values.hpp"
 
+#include "catalog/batch_insert.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
 
 namespace modelcat::catalog {
 
-void bind_metadata_value(SQLite::Statement& st, const char* name, const format::MetadataValue& v) {
+template <typename Binder>
+void bind_metadata_value(Binder& st, Param name, const format::MetadataValue& v) {
     std::visit(
         [&](const auto& x) {
             using T = std::decay_t<decltype(x)>;
@@ -17,8 +20,7 @@ void bind_metadata_value(SQLite::Statement& st, const char* name, const format::
             } else if constexpr (std::is_same_v<T, bool>) {
                 st.bind(name, x ? 1 : 0);
             } else if constexpr (std::is_same_v<T, format::ArraySummary>) {
-                if (x.json) st.bind(name, *x.json);
-                else st.bind(name);
+                st.bind(name, x.json);
             } else if constexpr (std::is_same_v<T, double>) {
                 // SQLite has no NaN (binding one stores NULL): the documented convention is the text 'NaN'
                 if (std::isnan(x)) st.bind(name, "NaN");
@@ -29,5 +31,8 @@ void bind_metadata_value(SQLite::Statement& st, const char* name, const format::
         },
         v);
 }
+
+template void bind_metadata_value(NamedStatement&, Param, const format::MetadataValue&);
+template void bind_metadata_value(BatchInsert::Row&, Param, const format::MetadataValue&);
 
 }  // namespace modelcat::catalog

@@ -3,35 +3,34 @@
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
 
-#include "catalog/sql_values.hpp"
+#include "catalog/named_statement.hpp"
 
 namespace modelcat::catalog {
 
 namespace {
 
 void upsert_names(SQLite::Database& db, int64_t crawl_id, const std::vector<StoreNameRow>& names) {
-    SQLite::Statement st(db,
-                         "INSERT INTO store_names (store, root, name, role, repo, revision, refs, digest, path, location,"
-                         " model_id, status, seen_crawl_id) VALUES (:store, :root, :name, :role, :repo, :revision, :refs,"
-                         " :digest, :path, :location, (SELECT model_id FROM files WHERE location = :location), 'ok', :crawl_id)"
-                         " ON CONFLICT (store, root, name, role) DO UPDATE SET repo = excluded.repo,"
-                         " revision = excluded.revision, refs = excluded.refs, digest = excluded.digest, path = excluded.path,"
-                         " location = excluded.location, model_id = excluded.model_id, status = 'ok',"
-                         " seen_crawl_id = excluded.seen_crawl_id, gone_crawl_id = NULL");
-    st.bind(":crawl_id", crawl_id);
+    NamedStatement st(db,
+                    "INSERT INTO store_names (store, root, name, role, repo, revision, refs, digest, path, location,"
+                    " model_id, status, seen_crawl_id) VALUES (:store, :root, :name, :role, :repo, :revision, :refs,"
+                    " :digest, :path, :location, (SELECT model_id FROM files WHERE location = :location), 'ok', :crawl_id)"
+                    " ON CONFLICT (store, root, name, role) DO UPDATE SET repo = excluded.repo,"
+                    " revision = excluded.revision, refs = excluded.refs, digest = excluded.digest, path = excluded.path,"
+                    " location = excluded.location, model_id = excluded.model_id, status = 'ok',"
+                    " seen_crawl_id = excluded.seen_crawl_id, gone_crawl_id = NULL");
     for (const StoreNameRow& n : names) {
+        st.bind(":crawl_id", crawl_id);
         st.bind(":store", n.store);
         st.bind(":root", n.root);
         st.bind(":name", n.name);
         st.bind(":role", n.role);
-        bind_optional(st, ":repo", n.repo);
-        bind_optional(st, ":revision", n.revision);
-        bind_optional(st, ":refs", n.refs);
-        bind_optional(st, ":digest", n.digest);
+        st.bind(":repo", n.repo);
+        st.bind(":revision", n.revision);
+        st.bind(":refs", n.refs);
+        st.bind(":digest", n.digest);
         st.bind(":path", n.path);
         st.bind(":location", n.location);
         st.exec();
-        st.reset();
     }
 }
 

@@ -51,6 +51,8 @@ public:
 
 private:
     using Parser = format::ParseResult (*)(std::span<const uint8_t>, uint64_t, const format::Limits&);
+    void append(std::span<const uint8_t> bytes);
+    void make_room(uint64_t bytes);
     std::string location_;
     HeaderReadOptions options_;
     io::ByteBuffer own_;

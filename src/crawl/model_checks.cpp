@@ -17,7 +17,7 @@ std::optional<uint64_t> key_offset(const format::FileHeader& h, std::string_view
 
 // gguf-split writes split.no (0-based), split.count and split.tensors.count
 // (the total over all shards); every shard must agree with its name.
-void check_split_set(const std::vector<FileRecord>& shards) {
+void check_split_set(std::span<const FileRecord> shards) {
     const int64_t count = static_cast<int64_t>(shards.size());
     uint64_t tensors = 0;
     for (const auto& s : shards) tensors += s.header.tensors.size();
@@ -41,7 +41,7 @@ void check_split_set(const std::vector<FileRecord>& shards) {
 // The index's weight_map must name exactly the shards' tensors, and its
 // total_size the bytes of their data.
 void check_checkpoint(const format::CheckpointIndex& idx, const std::string& index_location,
-                      const std::vector<FileRecord>& shards) {
+                      std::span<const FileRecord> shards) {
     uint64_t data = 0;
     std::set<std::string> seen;
     for (const auto& s : shards) {
@@ -72,7 +72,7 @@ void check_checkpoint(const format::CheckpointIndex& idx, const std::string& ind
 
 }  // namespace
 
-void check_model_files(const ModelPlan& plan, const std::vector<FileRecord>& data) {
+void check_model_files(const ModelPlan& plan, std::span<const FileRecord> data) {
     if (plan.kind == ModelPlan::Kind::split_gguf) check_split_set(data);
     if (plan.parsed_index) check_checkpoint(*plan.parsed_index, *plan.index, data);
 }

@@ -2,6 +2,7 @@
 // The checks that the files read for a model form a whole: a split set's
 // shards agree with their names and counts, a checkpoint's index with its shards.
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -21,6 +22,6 @@ struct ModelError : std::runtime_error {
 };
 
 // Checks the data files (in plan order). Throws ModelError when they do not form a whole.
-void check_model_files(const ModelPlan& plan, const std::vector<FileRecord>& data_files);
+void check_model_files(const ModelPlan& plan, std::span<const FileRecord> data_files);
 
 }  // namespace modelcat::crawl

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string_view>
 #include <tuple>
 
 #include "format/census.hpp"
@@ -96,18 +97,24 @@ catalog::FileRow file_row(const FileRecord& f, int64_t shard) {
 // Two quants with the same (name, type) list share a policy; the layer-free
 // form compares (kind, type, count) so different models compare by shape.
 std::pair<std::string, std::string> policy_hashes(const std::vector<catalog::FileRow>& files) {
-    std::vector<std::string> exact;
+    std::string entries;  // "name\x1ftype\0" per tensor, one allocation for all
+    std::vector<std::pair<size_t, size_t>> exact;  // (offset, length without the NUL)
     std::map<std::string, uint64_t> shape;
+    std::string key;
     for (const auto& f : files)
         for (const auto& t : f.tensors) {
-            exact.push_back(t.name + '\x1f' + t.type_name);
-            ++shape[t.kind + '\x1f' + t.type_name];
+            exact.emplace_back(entries.size(), t.name.size() + 1 + t.type_name.size());
+            entries.append(t.name).append(1, '\x1f').append(t.type_name).append(1, '\0');
+            key.assign(t.kind).append(1, '\x1f').append(t.type_name);
+            ++shape[key];
         }
-    std::sort(exact.begin(), exact.end());
+    auto text = [&](const std::pair<size_t, size_t>& e) { return std::string_view(entries).substr(e.first, e.second); };
+    std::sort(exact.begin(), exact.end(), [&](const auto& x, const auto& y) { return text(x) < text(y); });
     format::ContentHash a, b;
-    for (const auto& s : exact) a.update({reinterpret_cast<const uint8_t*>(s.data()), s.size() + 1});  // + the NUL as separator
+    auto bytes = [](const char* p, size_t n) { return std::span(reinterpret_cast<const uint8_t*>(p), n); };
+    for (const auto& e : exact) a.update(bytes(entries.data() + e.first, e.second + 1));  // + the NUL as separator
     for (const auto& [k, n] : shape) {
-        b.update({reinterpret_cast<const uint8_t*>(k.data()), k.size() + 1});
+        b.update(bytes(k.data(), k.size() + 1));
         b.update_u64le(n);
     }
     return {format::hex64(a.digest()), format::hex64(b.digest())};
@@ -151,7 +158,8 @@ catalog::ModelRow model_row(const std::string& name, const std::vector<FileRecor
 
 // One row per (kind, type): how many tensors and on which layers, ascending.
 std::vector<catalog::PolicyRow> policy_rows(const std::vector<catalog::FileRow>& files) {
-    std::map<std::pair<std::string, std::string>, std::pair<catalog::PolicyRow, std::vector<int64_t>>> by_kind_type;
+    // keyed by views of the rows' own strings: no key is copied per tensor
+    std::map<std::pair<std::string_view, std::string_view>, std::pair<catalog::PolicyRow, std::vector<int64_t>>> by_kind_type;
     for (const auto& f : files)
         for (const auto& t : f.tensors) {
             auto& [row, layers] = by_kind_type[{t.kind, t.type_name}];
@@ -165,7 +173,11 @@ std::vector<catalog::PolicyRow> policy_rows(const std::vector<catalog::FileRow>&
     for (auto& [key, entry] : by_kind_type) {
         auto& [row, layers] = entry;
         std::sort(layers.begin(), layers.end());
-        for (int64_t l : layers) row.layers = (row.layers ? *row.layers + "," : std::string()) + std::to_string(l);
+        for (int64_t l : layers) {
+            if (row.layers) row.layers->append(1, ',');
+            else row.layers.emplace();
+            row.layers->append(std::to_string(l));
+        }
         rows.push_back(std::move(row));
     }
     return rows;

@@ -53,18 +53,25 @@ std::string version_of(const io::RangeReply& r) {
 }  // namespace
 
 struct ModelPipeline::Job {
+    void derive();
     ModelPlan plan;
     std::vector<std::string> files;                // all_files(plan): data files, then index and config
     std::vector<std::optional<FileRecord>> read;   // one per file
     size_t pending = 0;
     bool known = false, finished = false;
     ModelOutcome outcome;
+    std::optional<catalog::ModelRows> rows;  // what derive() made of the files, to be written
+    std::optional<Failure> failure;          // or why they are not one model
 };
 
 struct ModelPipeline::FileRead {
     FileRead(const std::string& location, HeaderReadOptions options, size_t i, bool again)
         : assembler(location, std::move(options)), index(i), restarted(again) {}
+    void parse();
     HeaderAssembler assembler;
+    io::RangeReply last;                       // the latest reply; its bytes go to the assembler
+    std::optional<ByteRange> next;             // what parse() asks to read next, if anything
+    std::optional<format::FormatError> error;  // or what it found wrong
     size_t index;
     bool restarted;
     ReadCost cost;
@@ -189,6 +196,7 @@ void ModelPipeline::read_range(const JobPtr& job, const std::shared_ptr<FileRead
     fr->asked = range;
     io::RangeRequest r = request(job->files[fr->index], range.offset, range.length);
     if (!fr->direct.empty()) r = io::RangeRequest{fr->direct, range.offset, range.length};
+    if (!is_url(r.location)) r.append_to = &fr->assembler.buffer();
     reader_.submit(std::move(r), [this, job, fr](io::RangeReply reply) { on_range(job, fr, std::move(reply)); });
 }
 
@@ -226,15 +234,28 @@ void ModelPipeline::on_range(const JobPtr& job, const std::shared_ptr<FileRead>&
         return read_data(job, fr->index, true);
     }
     if (fr->version.empty()) fr->version = version_of(reply);
-    std::optional<ByteRange> next;
+    fr->last = std::move(reply);
+    reader_.offload([fr] { fr->parse(); }, [this, job, fr] { parsed(job, fr); });
+}
+
+// Where the bytes arrived: the parse, and the header's hash when it completes.
+void ModelPipeline::FileRead::parse() {
     try {
-        next = fr->assembler.add(std::move(reply.body), *reply.total_size);
+        next = last.appended ? assembler.parse(*last.total_size) : assembler.add(std::move(last.body), *last.total_size);
     } catch (const format::FormatError& e) {
-        return fail(job, {location, e.offset(), e.json_path(), e.what()});
+        error = e;
     }
-    if (next) return read_range(job, fr, *next);
+}
+
+void ModelPipeline::parsed(const JobPtr& job, const std::shared_ptr<FileRead>& fr) {
+    if (job->finished) return;
+    const std::string& location = job->files[fr->index];
+    if (fr->error) return fail(job, {location, fr->error->offset(), fr->error->json_path(), fr->error->what()});
+    if (fr->next) return read_range(job, fr, *fr->next);
+    io::RangeReply& reply = fr->last;
     if (reply.first_hop.empty()) reply.first_hop = fr->first_hop;  // identity headers came with the redirect
     fr->cost.ms = std::chrono::duration<double, std::milli>(Clock::now() - fr->started).count();
+    auto listed = known_.listed.find(location);
     const ListedFile* listing = listed == known_.listed.end() ? nullptr : &listed->second;
     file_done(job, fr->index, file_record(location, FileRole::data, fr->assembler.take(), fr->cost, reply, listing));
 }
@@ -299,15 +320,27 @@ void ModelPipeline::file_done(const JobPtr& job, size_t index, FileRecord record
 
 void ModelPipeline::finish(const JobPtr& job) {
     if (job->finished) return;
+    reader_.offload([job] { job->derive(); }, [this, job] { store(job); });
+}
+
+// Where the bytes arrived: every file read, so this job is touched by nothing else meanwhile.
+void ModelPipeline::Job::derive() {
     std::vector<FileRecord> files;
-    for (auto& r : job->read) files.push_back(std::move(*r));
+    for (auto& r : read) files.push_back(std::move(*r));
     try {
-        check_model_files(job->plan, {files.begin(), files.begin() + static_cast<std::ptrdiff_t>(job->plan.data_files.size())});
+        check_model_files(plan, std::span(files).first(plan.data_files.size()));
     } catch (const ModelError& e) {
-        return fail(job, {e.location, e.offset, e.json_path, e.what()});
+        failure = Failure{e.location, e.offset, e.json_path, e.what()};
+        return;
     }
-    job->outcome.files = files.size();
-    catalog_.write_model(crawl_id_, derive_model_rows(job->plan.name, files));  // a database error propagates
+    outcome.files = files.size();
+    rows = derive_model_rows(plan.name, files);
+}
+
+void ModelPipeline::store(const JobPtr& job) {
+    if (job->failure) return fail(job, std::move(*job->failure));
+    catalog_.write_model(crawl_id_, *job->rows);  // a database error propagates
+    job->rows.reset();
     job->outcome.status = job->known ? ModelStatus::changed : ModelStatus::added;
     done(job);
 }

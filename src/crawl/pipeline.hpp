@@ -69,8 +69,10 @@ private:
     void read_side_file(const JobPtr& job, size_t index);
     void side_file_done(const JobPtr& job, size_t index, const io::RangeReply& reply);
     void read_layers(const JobPtr& job, size_t index, const ManifestFile& manifest, FileRecord record);
+    void parsed(const JobPtr& job, const std::shared_ptr<FileRead>& fr);
     void file_done(const JobPtr& job, size_t index, FileRecord record);
     void finish(const JobPtr& job);
+    void store(const JobPtr& job);
     void fail(const JobPtr& job, Failure failure);
     void done(const JobPtr& job);
     io::RangeRequest request(const std::string& location, uint64_t offset, uint64_t length) const;

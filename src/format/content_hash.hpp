@@ -13,6 +13,8 @@ namespace modelcat::format {
 class ContentHash {
 public:
     void update(std::span<const uint8_t> bytes);
+    // The same as a.update(bytes) and b.update(bytes), in about the time of one.
+    static void update_both(ContentHash& a, ContentHash& b, std::span<const uint8_t> bytes);
     void update_u64le(uint64_t v) {
         uint8_t b[8];
         for (int i = 0; i < 8; ++i) b[i] = static_cast<uint8_t>(v >> (8 * i));
@@ -21,10 +23,13 @@ public:
     uint64_t digest() const;
 
 private:
-    void mix(uint64_t word) {
-        h_ = (h_ ^ word) * 0x9e3779b97f4a7c15ull;
-        h_ ^= h_ >> 29;
+    size_t fill(std::span<const uint8_t> bytes);
+    void words_and_rest(std::span<const uint8_t> bytes, size_t i);
+    static uint64_t mixed(uint64_t h, uint64_t word) {
+        h = (h ^ word) * 0x9e3779b97f4a7c15ull;
+        return h ^ (h >> 29);
     }
+    void mix(uint64_t word) { h_ = mixed(h_, word); }
     uint64_t h_ = 0xcbf29ce484222325ull, pending_ = 0, length_ = 0;
     unsigned fill_ = 0;  // bytes in pending_
 };

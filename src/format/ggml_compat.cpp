@@ -1,5 +1,6 @@
 #include "format/ggml_compat.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <set>
@@ -29,15 +30,25 @@ void check_file(const FileHeader& h, std::vector<GgmlRefusal>& out) {
             out.push_back({"nested_array", "key '" + e.key + "' is an array of arrays: ggml reads flat arrays only"});
 }
 
+// Whether two names are one C string: sorting views costs one allocation, a set one per name.
+bool c_names_repeat(const FileHeader& h) {
+    std::vector<std::string_view> names;
+    names.reserve(h.tensors.size());
+    for (const auto& t : h.tensors) names.emplace_back(t.name.c_str());
+    std::sort(names.begin(), names.end());
+    return std::adjacent_find(names.begin(), names.end()) != names.end();
+}
+
 // ggml copies names into char[64] (a NUL ends them) and compares them as C strings.
 void check_names(const FileHeader& h, std::vector<GgmlRefusal>& out) {
+    const bool repeats = c_names_repeat(h);
     std::set<std::string_view> seen;
     for (const auto& t : h.tensors) {
         if (t.name.size() >= kGgmlMaxName)
             out.push_back({"name_length", quoted(t) + ": name of " + std::to_string(t.name.size()) +
                                               " bytes; ggml's limit is " + std::to_string(kGgmlMaxName - 1)});
         std::string_view c_name(t.name.c_str());
-        if (!seen.insert(c_name).second)
+        if (repeats && !seen.insert(c_name).second)
             out.push_back({"duplicate_name", quoted(t) + ": ggml reads the name up to its NUL byte as '" +
                                                  std::string(c_name) + "', the name of an earlier tensor"});
     }

@@ -48,20 +48,36 @@ private:
     }
     std::string read_string(std::string_view what);
     std::string_view read_string_view(std::string_view what);
-    void skip_string(ContentHash& hash, std::string* json);
+    // Out of line: the element loop stays small.
+    [[noreturn, gnu::noinline, gnu::cold]] void string_too_long(uint64_t start, uint64_t n, std::string_view what) const;
+    void skip_string(ContentHash* hash, std::string* json);
+    bool hashed_in_place(ValueType element_type) const;
     ValueType read_type(std::string_view what);
     MetadataValue read_value(ValueType t);
     ArraySummary read_array(uint32_t depth, ContentHash& hash, std::string* json);
-    void read_scalar_into(ValueType t, ContentHash& hash, std::string* json);
+    void read_elements(const ArraySummary& a, uint32_t depth, ContentHash& hash, std::string* out, bool outer);
+    // Where the outermost array stands, for the estimate if the bytes run out.
+    void note_element(uint64_t i) {
+        progress_.array_done = i;
+        if (i >= 64 && (i & (i - 1)) == 0) {
+            progress_.mark_done = i;
+            progress_.mark_pos = cur_.pos();
+        }
+    }
+    void read_scalar_into(ValueType t, ContentHash* hash, std::string* json);
     void read_tensor_info(std::unordered_set<std::string>& names);
     void check_alignment(const MetadataEntry& e);
     void measure_tensors();
+
+    void hash_header_to(uint64_t end);
 
     ByteCursor cur_;
     const Limits& limits_;
     GgufProgress progress_;
     FileHeader h_;
     uint32_t version_ = 0;
+    ContentHash header_hash_;     // of the bytes before header_hashed_
+    uint64_t header_hashed_ = 0;
 };
 
 std::string GgufParser::read_string(std::string_view what) {
@@ -73,14 +89,16 @@ std::string GgufParser::read_string(std::string_view what) {
 std::string_view GgufParser::read_string_view(std::string_view what) {
     uint64_t start = cur_.pos();
     uint64_t n = read_count(what);
-    if (n > limits_.max_string_bytes || n > cur_.remaining_in_file())
-        throw FormatError(start, std::string(what) + ": string length " + std::to_string(n) + " exceeds " +
-                                     (n > cur_.remaining_in_file() ? "the bytes left in the file (" +
-                                                                         std::to_string(cur_.remaining_in_file()) + ")"
-                                                                   : "the cap of " +
-                                                                         std::to_string(limits_.max_string_bytes)));
+    if (n > limits_.max_string_bytes || n > cur_.remaining_in_file()) [[unlikely]] string_too_long(start, n, what);
     auto b = cur_.bytes(n, what);
     return {reinterpret_cast<const char*>(b.data()), b.size()};
+}
+
+void GgufParser::string_too_long(uint64_t start, uint64_t n, std::string_view what) const {
+    throw FormatError(start, std::string(what) + ": string length " + std::to_string(n) + " exceeds " +
+                                 (n > cur_.remaining_in_file()
+                                      ? "the bytes left in the file (" + std::to_string(cur_.remaining_in_file()) + ")"
+                                      : "the cap of " + std::to_string(limits_.max_string_bytes)));
 }
 
 ValueType GgufParser::read_type(std::string_view what) {
@@ -91,7 +109,7 @@ ValueType GgufParser::read_type(std::string_view what) {
     return static_cast<ValueType>(t);
 }
 
-void GgufParser::read_scalar_into(ValueType t, ContentHash& hash, std::string* json) {
+void GgufParser::read_scalar_into(ValueType t, ContentHash* hash, std::string* json) {
     uint32_t n = scalar_size(t);
     cur_.require(n, "array element");
     uint64_t u = 0;
@@ -119,7 +137,7 @@ void GgufParser::read_scalar_into(ValueType t, ContentHash& hash, std::string* j
                        : u;
     uint8_t b[8];
     for (uint32_t k = 0; k < n; ++k) b[k] = static_cast<uint8_t>(raw >> (8 * k));
-    hash.update({b, n});
+    if (hash) hash->update({b, n});
     if (!json) return;
     if (!json->empty() && json->back() != '[') *json += ',';
     if (t == ValueType::f32 || t == ValueType::f64) *json += json_number(d);
@@ -128,13 +146,26 @@ void GgufParser::read_scalar_into(ValueType t, ContentHash& hash, std::string* j
     else *json += std::to_string(u);
 }
 
-void GgufParser::skip_string(ContentHash& hash, std::string* json) {
+void GgufParser::skip_string(ContentHash* hash, std::string* json) {
     std::string_view s = read_string_view("string element");
-    hash.update_u64le(s.size());
-    hash.update({reinterpret_cast<const uint8_t*>(s.data()), s.size()});
+    if (hash) {
+        hash->update_u64le(s.size());
+        hash->update({reinterpret_cast<const uint8_t*>(s.data()), s.size()});
+    }
     if (!json) return;
     if (!json->empty() && json->back() != '[') *json += ',';
     append_json_string(*json, s);
+}
+
+// Whether an array's elements, as the file holds them, are the hash's canonical
+// little-endian encoding, so the array is hashed as one span (a 128,256-token
+// vocabulary in one call, not two per token): the same digest either way. Not
+// so for big-endian files, v1 strings (32-bit lengths, hashed as 64) and nested
+// arrays (32-bit element types). f32 elements are their own bits: an optimised
+// build reads and rewrites them without a conversion (a signaling NaN stays one).
+bool GgufParser::hashed_in_place(ValueType element_type) const {
+    if (h_.big_endian || element_type == ValueType::array) return false;
+    return element_type != ValueType::string || version_ >= 2;
 }
 
 // Labels are fixed text: parse() adds the key once, on error, so a long
@@ -173,23 +204,7 @@ ArraySummary GgufParser::read_array(uint32_t depth, ContentHash& hash, std::stri
     if (outer) out = a.length <= limits_.array_json_cap ? &local_json : nullptr;
     if (out) *out += '[';
     uint64_t elems_start = cur_.pos();
-    for (uint64_t i = 0; i < a.length; ++i) {
-        if (outer) {
-            progress_.array_done = i;
-            if (i >= 64 && (i & (i - 1)) == 0) {
-                progress_.mark_done = i;
-                progress_.mark_pos = cur_.pos();
-            }
-        }
-        if (a.element_type == ValueType::string) {
-            skip_string(hash, out);
-        } else if (a.element_type == ValueType::array) {
-            if (out && out->back() != '[') *out += ',';
-            read_array(depth + 1, hash, out);
-        } else {
-            read_scalar_into(a.element_type, hash, out);
-        }
-    }
+    read_elements(a, depth, hash, out, outer);
     if (out) *out += ']';
     a.byte_size = cur_.pos() - elems_start;
     if (outer) {
@@ -198,6 +213,48 @@ ArraySummary GgufParser::read_array(uint32_t depth, ContentHash& hash, std::stri
         if (out) a.json = std::move(local_json);
     }
     return a;
+}
+
+// One loop per element kind, so that stepping over a vocabulary is a few instructions
+// per string: elements hashed in place and kept as no JSON are only bounds-checked.
+void GgufParser::read_elements(const ArraySummary& a, uint32_t depth, ContentHash& hash, std::string* out, bool outer) {
+    ContentHash* per_element = hashed_in_place(a.element_type) ? nullptr : &hash;
+    auto each = [&](auto&& read_one) {
+        for (uint64_t i = 0; i < a.length; ++i) {
+            if (outer) note_element(i);
+            read_one();
+        }
+    };
+    const uint64_t start = cur_.pos();
+    const bool skip = !per_element && !out;
+    if (a.element_type == ValueType::string && skip) {  // in place: a little-endian v2/v3 file
+        each([&] {
+            if (!cur_.skip_le_string(limits_.max_string_bytes)) read_string_view("string element");
+        });
+    } else if (a.element_type == ValueType::string) {
+        each([&] { skip_string(per_element, out); });
+    } else if (a.element_type == ValueType::array) {
+        each([&] {
+            if (out && out->back() != '[') *out += ',';
+            read_array(depth + 1, hash, out);
+        });
+    } else if (skip) {  // fixed-size elements: all at once when they are all here (length was checked against the file)
+        const uint32_t n = scalar_size(a.element_type);
+        if (!cur_.skip_if_here(a.length * n)) each([&] { cur_.bytes(n, "array element"); });
+    } else {
+        each([&] { read_scalar_into(a.element_type, per_element, out); });
+    }
+    if (!per_element) {
+        hash_header_to(start);
+        ContentHash::update_both(header_hash_, hash, cur_.since(start));
+        header_hashed_ = cur_.pos();
+    }
+}
+
+// The header's hash runs along the parse, so that an array hashed in place feeds both at once.
+void GgufParser::hash_header_to(uint64_t end) {
+    header_hash_.update(cur_.since(header_hashed_).first(end - header_hashed_));
+    header_hashed_ = end;
 }
 
 MetadataValue GgufParser::read_value(ValueType t) {
@@ -389,6 +446,8 @@ FileHeader GgufParser::parse() {
     for (; progress_.tensors_done < progress_.tensor_count; ++progress_.tensors_done) read_tensor_info(names);
 
     h_.parsed_bytes = cur_.pos();
+    hash_header_to(h_.parsed_bytes);
+    h_.header_hash = header_hash_.digest();
     h_.data_start = align_up(cur_.pos(), h_.alignment);
     // vocab-only files may end before the aligned data start
     h_.header_bytes = std::min(h_.data_start, h_.file_size);

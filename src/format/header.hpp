@@ -92,7 +92,7 @@ struct FileHeader {
     std::vector<std::string> duplicate_keys;  // keys given again, in file order (dropped from metadata)
     std::vector<TensorInfo> tensors;      // in file order
     std::vector<Warning> warnings;
-    uint64_t header_hash = 0;      // ContentHash of the first parsed_bytes bytes; set by the reader
+    uint64_t header_hash = 0;      // ContentHash of the first parsed_bytes bytes (the GGUF parser's runs beside its arrays')
 };
 
 // A metadata value by key, when it is an integer or a string (nullopt otherwise).

@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "format/byte_cursor.hpp"
+#include "format/content_hash.hpp"
 
 namespace modelcat::format {
 
@@ -218,7 +219,11 @@ ParseResult parse_safetensors(std::span<const uint8_t> prefix, uint64_t file_siz
                                  std::to_string(file_size) + " bytes)");
     if (prefix.size() < 8 + n) return NeedMore{8 + n, 8 + n};
     std::string_view json(reinterpret_cast<const char*>(prefix.data()) + 8, n);
-    return SafetensorsParser(json, file_size, limits).parse();
+    FileHeader h = SafetensorsParser(json, file_size, limits).parse();
+    ContentHash hash;
+    hash.update(prefix.first(h.parsed_bytes));
+    h.header_hash = hash.digest();
+    return h;
 }
 
 }  // namespace modelcat::format

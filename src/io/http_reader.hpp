@@ -9,6 +9,11 @@ class HttpReader final : public RangeReader {
 public:
     explicit HttpReader(HttpOptions options) : fetcher_(std::move(options)) {}
     void submit(RangeRequest request, std::function<void(RangeReply)> on_done) override;
+    // Replies arrive on the event loop's thread: the work is done there, at once.
+    void offload(std::function<void()> work, std::function<void()> then) override {
+        work();
+        then();
+    }
     void run() override { fetcher_.run(); }
     std::vector<BudgetState> budgets() const { return fetcher_.budgets(); }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 
 #include "io/io_error.hpp"
 #include "io/local_file.hpp"
@@ -22,9 +23,15 @@ LocalReader::~LocalReader() {
 }
 
 void LocalReader::submit(RangeRequest request, std::function<void(RangeReply)> on_done) {
+    auto reply = std::make_shared<RangeReply>();
+    offload([this, request = std::move(request), reply] { *reply = read(request); },
+            [on_done = std::move(on_done), reply] { on_done(std::move(*reply)); });
+}
+
+void LocalReader::offload(std::function<void()> work, std::function<void()> then) {
     {
         std::lock_guard lock(mu_);
-        todo_.push_back({std::move(request), std::move(on_done), {}});
+        todo_.push_back({std::move(work), std::move(then), nullptr});
         ++pending_;
     }
     has_work_.notify_one();
@@ -34,11 +41,12 @@ void LocalReader::run() {
     std::unique_lock lock(mu_);
     while (pending_ > 0) {
         has_done_.wait(lock, [&] { return !done_.empty(); });
-        Job job = std::move(done_.front());
+        Task task = std::move(done_.front());
         done_.pop_front();
         --pending_;
         lock.unlock();
-        job.on_done(std::move(job.reply));  // may submit more
+        if (task.error) std::rethrow_exception(task.error);
+        task.then();  // may submit more
         lock.lock();
     }
 }
@@ -48,12 +56,16 @@ void LocalReader::work() {
     for (;;) {
         has_work_.wait(lock, [&] { return stopping_ || !todo_.empty(); });
         if (stopping_) return;
-        Job job = std::move(todo_.front());
+        Task task = std::move(todo_.front());
         todo_.pop_front();
         lock.unlock();
-        job.reply = read(job.request);
+        try {
+            task.work();
+        } catch (...) {
+            task.error = std::current_exception();
+        }
         lock.lock();
-        done_.push_back(std::move(job));
+        done_.push_back(std::move(task));
         has_done_.notify_one();
     }
 }
@@ -72,7 +84,8 @@ RangeReply LocalReader::read(const RangeRequest& req) const {
                               std::to_string(max_whole_file_) + " for a JSON file");
             length = f.size();
         }
-        f.read(req.offset, length, r.body);
+        f.read(req.offset, length, req.append_to ? *req.append_to : r.body);
+        r.appended = req.append_to != nullptr;
         r.status = 206;
         r.requests = static_cast<uint32_t>(f.requests());
         r.bytes = f.bytes_read();

@@ -1,8 +1,10 @@
 #pragma once
 // Local files read by a small pool of threads (pread), so a crawl keeps
-// several reads in flight; completions are handed back to run()'s thread.
+// several reads in flight; the same threads run offloaded work, and
+// completions are handed back to run()'s thread.
 #include <condition_variable>
 #include <deque>
+#include <exception>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -22,13 +24,14 @@ public:
     LocalReader& operator=(const LocalReader&) = delete;
 
     void submit(RangeRequest request, std::function<void(RangeReply)> on_done) override;
+    void offload(std::function<void()> work, std::function<void()> then) override;
+    // Rethrows, on this thread, whatever a piece of work threw.
     void run() override;
 
 private:
-    struct Job {
-        RangeRequest request;
-        std::function<void(RangeReply)> on_done;
-        RangeReply reply;
+    struct Task {
+        std::function<void()> work, then;
+        std::exception_ptr error;
     };
     void work();
     RangeReply read(const RangeRequest& request) const;
@@ -36,7 +39,7 @@ private:
     uint64_t max_whole_file_;
     std::mutex mu_;
     std::condition_variable has_work_, has_done_;
-    std::deque<Job> todo_, done_;
+    std::deque<Task> todo_, done_;
     size_t pending_ = 0;  // submitted and not yet handed back
     bool stopping_ = false;
     std::vector<std::thread> threads_;

@@ -23,6 +23,9 @@ struct RangeRequest {
     std::optional<std::string> if_none_match = std::nullopt;  // remote: an ETag; a 304 answers "unchanged"
     bool with_token = false;  // remote: send the reader's token (the caller decides which hosts get it)
     std::string budget = {};  // remote: the server's rate-limit budget this request spends ("" none)
+    // local: the bytes go onto the end of this buffer (alive, and touched by nothing else, until the
+    // reply), not into the reply's body: a header is read into one buffer, not copied out of several
+    ByteBuffer* append_to = nullptr;
 };
 
 struct RangeReply {
@@ -38,6 +41,7 @@ struct RangeReply {
     uint32_t requests = 0;               // reads or HTTP requests spent, retries and redirect hops included
     uint32_t attempts = 0;               // remote: requests sent to the requested URL itself (retries included)
     uint64_t bytes = 0;                  // body bytes received
+    bool appended = false;               // local: they went onto the request's append_to
     bool ok() const { return !error; }
     bool missing() const { return status == 404; }
     // The value of a header kept from the first hop, if present.
@@ -48,6 +52,10 @@ class RangeReader {
 public:
     virtual ~RangeReader() = default;
     virtual void submit(RangeRequest request, std::function<void(RangeReply)> on_done) = 0;
+    // Runs `work` where replies come from, then `then` on run()'s thread as a completion: work on
+    // bytes (parsing, deriving rows) that a local crawl does on the readers' threads while run()'s
+    // thread writes. `work` must touch only what nothing else touches until `then`.
+    virtual void offload(std::function<void()> work, std::function<void()> then) = 0;
     // Drives every read, including those submitted from callbacks, until none remain.
     virtual void run() = 0;
 };
