@@ -13,6 +13,7 @@ cmake -S . -B build-rel -DCMAKE_BUILD_TYPE=Release -DMODELCAT_TESTS=OFF >/dev/nu
 cmake --build build-rel -j2 --target modelcat modelcat-samples >/dev/null
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 build-rel/modelcat-samples "$work/lineup" >/dev/null
+mkdir "$work/empty"
 cat "$work"/lineup/*.gguf >/dev/null  # headers into the page cache (the data is a hole)
 
 # Appends "wall cpu" of one command to the file $1.
@@ -36,6 +37,9 @@ for i in $(seq "$RUNS"); do
     crawl "$work/all" build-rel/modelcat "$work/lineup" samples/real
     if [ -n "${BEFORE:-}" ]; then crawl "$work/all-before" "$BEFORE" "$work/lineup" samples/real; fi
     crawl "$work/lineup-mc" build-rel/modelcat "$work/lineup"
+    # the same into a catalogue created beforehand: the crawl without the 13 migrations of a new catalogue
+    rm -f "$work/c.db"*; build-rel/modelcat crawl --quiet --db "$work/c.db" "$work/empty" 2>/dev/null
+    timed "$work/lineup-existing" build-rel/modelcat crawl --quiet --db "$work/c.db" "$work/lineup"
     if [ -n "${BEFORE:-}" ]; then crawl "$work/lineup-before" "$BEFORE" "$work/lineup"; fi
     if [ -n "${GGUF_TOOLS:-}" ]; then
         timed "$work/lineup-gt" sh -c 'for f in "$1"/*.gguf; do "$0" show "$f" >/dev/null; done' "$GGUF_TOOLS" "$work/lineup"
@@ -60,10 +64,12 @@ q4=$(sqlite3 -separator ' ' "$work/c.db" "SELECT header_bytes, bytes_read, reque
     echo "| \`modelcat crawl\` of the lineup and the samples | $(median "$work/all") | $(walls "$work/all") |"
     if [ -n "${BEFORE:-}" ]; then echo "| the same, before (\`$BEFORE\`) | $(median "$work/all-before") | $(walls "$work/all-before") |"; fi
     echo "| \`modelcat crawl\` of the 8 lineup files | $(median "$work/lineup-mc") | $(walls "$work/lineup-mc") |"
+    echo "| the same into an existing empty catalogue | $(median "$work/lineup-existing") | $(walls "$work/lineup-existing") |"
     if [ -n "${BEFORE:-}" ]; then echo "| the same, before | $(median "$work/lineup-before") | $(walls "$work/lineup-before") |"; fi
     if [ -n "${GGUF_TOOLS:-}" ]; then
         echo "| \`gguf-tools show\` on each of the 8 files ($GGUF_TOOLS) | $(median "$work/lineup-gt") | $(walls "$work/lineup-gt") |"
         echo "| ratio, modelcat crawl / gguf-tools show (median wall) | $(echo "scale=2; $(median_wall "$work/lineup-mc") / $(median_wall "$work/lineup-gt")" | bc) | |"
+        echo "| the same ratio, into an existing catalogue | $(echo "scale=2; $(median_wall "$work/lineup-existing") / $(median_wall "$work/lineup-gt")" | bc) | |"
         if [ -n "${BEFORE:-}" ]; then echo "| the same ratio before | $(echo "scale=2; $(median_wall "$work/lineup-before") / $(median_wall "$work/lineup-gt")" | bc) | |"; fi
     fi
     echo

@@ -49,8 +49,11 @@ struct MapEncoder {
             variant_json += ",";
             format::append_json_string(variant_json, t.dims);
             bool deviates = !model.majority_type.empty() && t.type != model.majority_type && t.type != "F32";
-            variant_json += "," + std::to_string(t.bytes) + "," + std::to_string(type_class.at(t.type)) + "," +
-                            (deviates ? "1" : "0") + "]";
+            variant_json += ',';
+            variant_json += std::to_string(t.bytes);
+            variant_json += ',';
+            variant_json += std::to_string(type_class.at(t.type));
+            variant_json += deviates ? ",1]" : ",0]";
         }
         return it->second;
     }
@@ -65,9 +68,11 @@ struct MapEncoder {
             bool layered = t.layer && *t.layer < kMaxLayerColumns && t.name.size() > lead.size() &&
                            t.name.ends_with(lead);
             if (!layered) {
-                flat += std::string(flat.empty() ? "" : ",") + "[";
+                flat += flat.empty() ? "[" : ",[";
                 format::append_json_string(flat, t.name);
-                flat += "," + std::to_string(variant(t)) + "]";
+                flat += ',';
+                flat += std::to_string(variant(t));
+                flat += ']';
                 continue;
             }
             auto key = std::make_pair(t.name.substr(0, t.name.size() - lead.size()), t.kind);
@@ -85,7 +90,10 @@ struct MapEncoder {
             format::append_json_string(out, rows[i].second);
             out += ",[";
             const auto& v = cells[rows[i]];
-            for (size_t l = 0; l < v.size(); ++l) out += (l ? "," : "") + std::to_string(v[l]);
+            for (size_t l = 0; l < v.size(); ++l) {
+                if (l) out += ',';
+                out += std::to_string(v[l]);
+            }
             out += "]]";
         }
         return out + "],\"n\":[" + flat + "],\"v\":[" + variant_json + "]}";

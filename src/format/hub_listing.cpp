@@ -16,7 +16,9 @@ std::vector<HubFile> parse_hub_listing(std::span<const uint8_t> json) {
     size_t i = 0;  // the entry's index, for error paths
     for (auto e : entries) {
         std::string_view type, path;
-        const std::string at = "[" + std::to_string(i++) + "]";
+        std::string at = std::to_string(i++);
+        at.insert(at.begin(), '[');
+        at += ']';
         if (e["type"].get_string().get(type) || e["path"].get_string().get(path))
             throw FormatError::at_json_path(at, "Hub listing entry has no string \"type\" and \"path\"");
         if (type != "file") continue;
