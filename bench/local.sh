@@ -4,7 +4,7 @@
 # catalogue RUNS times; then the lineup alone against antirez's gguf-tools `show`
 # over the same eight files (when GGUF_TOOLS names its binary), the two run in
 # turn so that both see the same load. Wall and CPU (user + sys) times, medians.
-# BEFORE=path/to/an/older/modelcat times that build in the same turns.
+# BEFORE=path/to/an/older/modelcat times that build in the same turns (BEFORE_NAME: what to call it, e.g. its commit).
 # Writes bench/RESULTS-local.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -62,7 +62,7 @@ q4=$(sqlite3 -separator ' ' "$work/c.db" "SELECT header_bytes, bytes_read, reque
     echo "| what | median wall (CPU) | all wall times (s) |"
     echo "|---|---|---|"
     echo "| \`modelcat crawl\` of the lineup and the samples | $(median "$work/all") | $(walls "$work/all") |"
-    if [ -n "${BEFORE:-}" ]; then echo "| the same, before (\`$BEFORE\`) | $(median "$work/all-before") | $(walls "$work/all-before") |"; fi
+    if [ -n "${BEFORE:-}" ]; then echo "| the same, before (${BEFORE_NAME:-\`$BEFORE\`}) | $(median "$work/all-before") | $(walls "$work/all-before") |"; fi
     echo "| \`modelcat crawl\` of the 8 lineup files | $(median "$work/lineup-mc") | $(walls "$work/lineup-mc") |"
     echo "| the same into an existing empty catalogue | $(median "$work/lineup-existing") | $(walls "$work/lineup-existing") |"
     if [ -n "${BEFORE:-}" ]; then echo "| the same, before | $(median "$work/lineup-before") | $(walls "$work/lineup-before") |"; fi
