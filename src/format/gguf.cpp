@@ -65,6 +65,8 @@ private:
         }
     }
     void read_scalar_into(ValueType t, ContentHash* hash, std::string* json);
+    void read_preamble();
+    void read_metadata();
     void read_tensor_info(std::unordered_set<std::string>& names);
     void check_alignment(const MetadataEntry& e);
     void measure_tensors();
@@ -379,9 +381,8 @@ void GgufParser::measure_tensors() {
     }
 }
 
-FileHeader GgufParser::parse() {
-    h_.format = Format::gguf;
-    h_.file_size = cur_.file_size();
+// Magic, version (and byte order), and the two counts, checked against the file and the caps.
+void GgufParser::read_preamble() {
     auto magic = cur_.bytes(4, "magic");
     if (std::string_view(reinterpret_cast<const char*>(magic.data()), 4) != "GGUF") {
         std::string shown;
@@ -413,8 +414,10 @@ FileHeader GgufParser::parse() {
     // only checked counts feed the estimate
     progress_.tensor_count = tensor_count;
     progress_.kv_count = kv_count;
+}
 
-    h_.alignment = kGgufDefaultAlignment;
+// Every key and value; a duplicate key keeps the first value, with a warning.
+void GgufParser::read_metadata() {
     std::unordered_map<std::string, size_t> seen;
     for (; progress_.kv_done < progress_.kv_count; ++progress_.kv_done) {
         MetadataEntry e;
@@ -442,6 +445,14 @@ FileHeader GgufParser::parse() {
         seen.emplace(e.key, h_.metadata.size());
         h_.metadata.push_back(std::move(e));
     }
+}
+
+FileHeader GgufParser::parse() {
+    h_.format = Format::gguf;
+    h_.file_size = cur_.file_size();
+    read_preamble();
+    h_.alignment = kGgufDefaultAlignment;
+    read_metadata();
     std::unordered_set<std::string> names;
     for (; progress_.tensors_done < progress_.tensor_count; ++progress_.tensors_done) read_tensor_info(names);
 
