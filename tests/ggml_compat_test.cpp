@@ -8,7 +8,6 @@
 #include <set>
 
 #include "format/ggml_compat.hpp"
-#include "format/gguf.hpp"
 #include "kit/gguf_writer.hpp"
 #include "support.hpp"
 
@@ -31,9 +30,7 @@ GgufWriter base(uint32_t version = 3, kit::Endian endian = kit::Endian::little) 
 }
 
 std::set<std::string> checks(const GgufWriter& w) {
-    std::vector<uint8_t> bytes = w.header();
-    bytes.resize(w.file_size());
-    format::FileHeader h = std::get<format::FileHeader>(format::parse_gguf(bytes, w.file_size()));
+    format::FileHeader h = kit::parse_header(w);
     std::set<std::string> out;
     for (const auto& r : format::ggml_refusals(h)) out.insert(r.check);
     return out;

@@ -15,13 +15,6 @@ using kit::GgufWriter;
 
 namespace {
 
-format::FileHeader parse_full(const GgufWriter& w) {
-    std::vector<uint8_t> bytes = w.header();
-    format::ParseResult r = format::parse_gguf(bytes, w.file_size());
-    EXPECT_TRUE(std::holds_alternative<format::FileHeader>(r));
-    return std::get<format::FileHeader>(std::move(r));
-}
-
 const format::MetadataEntry& entry(const format::FileHeader& h, std::string_view key) {
     for (const auto& e : h.metadata)
         if (e.key == key) return e;
@@ -75,7 +68,7 @@ class GgufRoundTrip : public ::testing::TestWithParam<Variant> {};
 TEST_P(GgufRoundTrip, EveryFieldReadsBack) {
     const Variant v = GetParam();
     GgufWriter w = every_value_type(v.version, v.endian, v.alignment);
-    format::FileHeader h = parse_full(w);
+    format::FileHeader h = kit::parse_header(w);
 
     EXPECT_EQ(h.version, v.version);
     EXPECT_EQ(h.big_endian, v.endian == kit::Endian::big);
@@ -139,8 +132,8 @@ TEST_P(GgufRoundTrip, EveryFieldReadsBack) {
 
 TEST_P(GgufRoundTrip, HashesIgnoreVersionAndByteOrder) {
     const Variant v = GetParam();
-    format::FileHeader h = parse_full(every_value_type(v.version, v.endian, v.alignment));
-    format::FileHeader ref = parse_full(every_value_type(3, kit::Endian::little, v.alignment));
+    format::FileHeader h = kit::parse_header(every_value_type(v.version, v.endian, v.alignment));
+    format::FileHeader ref = kit::parse_header(every_value_type(3, kit::Endian::little, v.alignment));
     for (const char* k : {"a.i16", "a.f32", "a.str", "a.nested", "a.big"}) {
         SCOPED_TRACE(k);
         EXPECT_EQ(std::get<format::ArraySummary>(entry(h, k).value).content_hash,
@@ -154,7 +147,7 @@ TEST_P(GgufRoundTrip, HashesIgnoreVersionAndByteOrder) {
 // a change would make every stored catalogue disagree with the next crawl (see stored_hashes_test).
 TEST_P(GgufRoundTrip, HashesAreTheStoredValues) {
     const Variant v = GetParam();
-    format::FileHeader h = parse_full(every_value_type(v.version, v.endian, v.alignment));
+    format::FileHeader h = kit::parse_header(every_value_type(v.version, v.endian, v.alignment));
     const std::pair<const char*, const char*> expected[] = {
         {"a.i16", "80510e1d210f6a72"}, {"a.f32", "ae62a49497f10ded"}, {"a.bool", "3b4fb339a96e4cea"},
         {"a.u64", "a33a7bcea5ffa526"}, {"a.str", "3183c89afdaa9956"}, {"a.nested", "830a11af2b6f92d5"},
@@ -193,7 +186,7 @@ TEST_P(GgufRoundTrip, EveryPrefixAsksForMoreThenParsesTheSame) {
     const Variant v = GetParam();
     GgufWriter w = every_value_type(v.version, v.endian, v.alignment);
     std::vector<uint8_t> bytes = w.header();
-    format::FileHeader full = parse_full(w);
+    format::FileHeader full = kit::parse_header(w);
     for (size_t k = 0; k < w.header_end(); ++k) {
         format::ParseResult r = format::parse_gguf(std::span(bytes).first(k), w.file_size());
         ASSERT_TRUE(std::holds_alternative<format::NeedMore>(r)) << "prefix " << k;
@@ -260,7 +253,7 @@ TEST(GgufReader, DuplicateKeyKeepsTheFirstValueAndWarns) {
     w.add_kv("general.architecture", GgufValue::str("llama"));
     w.add_kv("general.name", GgufValue::str("x"));
     w.add_kv("general.architecture", GgufValue::str("mistral"));
-    format::FileHeader h = parse_full(w);
+    format::FileHeader h = kit::parse_header(w);
     ASSERT_EQ(h.metadata.size(), 2u);
     EXPECT_EQ(std::get<std::string>(entry(h, "general.architecture").value), "llama");
     ASSERT_EQ(h.warnings.size(), 1u);
@@ -273,7 +266,7 @@ TEST(GgufReader, RowNotAMultipleOfTheBlockIsAWarningNotAnError) {
     // A real Q8_0 file has ne[0] = 172; 172 x 8 = 1376 elements = 43 whole blocks.
     GgufWriter w;
     w.add_tensor("blk.0.ffn_down.weight", {172, 8}, 8, 43 * 34);
-    format::FileHeader h = parse_full(w);
+    format::FileHeader h = kit::parse_header(w);
     ASSERT_EQ(h.tensors.size(), 1u);
     EXPECT_EQ(h.tensors[0].expected_bytes, 43u * 34);
     ASSERT_EQ(h.warnings.size(), 1u);
@@ -299,7 +292,7 @@ TEST(GgufReader, SizesAreMeasuredFromOffsetsAndCheckedAgainstTheTable) {
     GgufWriter w;
     w.add_tensor_at("a", {256}, 12, 0, 144);
     w.add_tensor_at("b", {8}, 0, 224, 32);
-    format::FileHeader h = parse_full(w);
+    format::FileHeader h = kit::parse_header(w);
     EXPECT_EQ(h.tensors[0].bytes, 224u);
     EXPECT_EQ(h.tensors[1].bytes, 32u);
     ASSERT_EQ(h.warnings.size(), 1u);

@@ -23,12 +23,6 @@ using kit::GgufWriter;
 
 namespace {
 
-format::FileHeader parse(const GgufWriter& w) {
-    std::vector<uint8_t> bytes = w.header();
-    bytes.resize(w.file_size());
-    return std::get<format::FileHeader>(format::parse_gguf(bytes, w.file_size()));
-}
-
 format::FileHeader parse_file(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);
     std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};
@@ -41,10 +35,10 @@ std::string kind_of(const format::FileHeader& h) { return format::kind_name(form
 std::span<const uint8_t> bytes_of(const std::string& s) { return {reinterpret_cast<const uint8_t*>(s.data()), s.size()}; }
 
 TEST(ModelKind, EachKindLlamaCppWritesByItsOwnMarks) {
-    EXPECT_EQ(kind_of(parse(kit::tiny_llama("t", 8))), "model");
-    EXPECT_EQ(kind_of(parse(kit::tiny_mmproj())), "mmproj");
-    EXPECT_EQ(kind_of(parse(kit::tiny_lora(8.0f))), "adapter");
-    EXPECT_EQ(kind_of(parse(kit::tiny_imatrix())), "imatrix");
+    EXPECT_EQ(kind_of(kit::parse_header(kit::tiny_llama("t", 8))), "model");
+    EXPECT_EQ(kind_of(kit::parse_header(kit::tiny_mmproj())), "mmproj");
+    EXPECT_EQ(kind_of(kit::parse_header(kit::tiny_lora(8.0f))), "adapter");
+    EXPECT_EQ(kind_of(kit::parse_header(kit::tiny_imatrix())), "imatrix");
 }
 
 TEST(ModelKind, TheRuleInItsOrder) {
@@ -52,27 +46,27 @@ TEST(ModelKind, TheRuleInItsOrder) {
     typed.add_kv("general.type", GgufValue::str("mmproj"));
     typed.add_kv("adapter.type", GgufValue::str("lora"));
     typed.add_tensor("x.weight", {32}, 0);
-    EXPECT_EQ(kind_of(parse(typed)), "mmproj");
+    EXPECT_EQ(kind_of(kit::parse_header(typed)), "mmproj");
     GgufWriter lora;  // 2. lora tensors without general.type (older converters)
     lora.add_kv("general.architecture", GgufValue::str("llama"));
     lora.add_tensor("blk.0.attn_q.weight.LORA_A", {32}, 0);
-    EXPECT_EQ(kind_of(parse(lora)), "adapter");
+    EXPECT_EQ(kind_of(kit::parse_header(lora)), "adapter");
     GgufWriter clip;  // 3. clip keys
     clip.add_kv("clip.has_vision_encoder", GgufValue::boolean(true));
     clip.add_tensor("v.x.weight", {32}, 0);
-    EXPECT_EQ(kind_of(parse(clip)), "mmproj");
+    EXPECT_EQ(kind_of(kit::parse_header(clip)), "mmproj");
     GgufWriter sums;  // 4. llama-imatrix's sums without general.type
     sums.add_tensor("blk.0.attn_q.weight.in_sum2", {32}, 0);
-    EXPECT_EQ(kind_of(parse(sums)), "imatrix");
+    EXPECT_EQ(kind_of(kit::parse_header(sums)), "imatrix");
     GgufWriter vocab;  // 5. a tokenizer and no tensors, even when it says model
     vocab.add_kv("general.type", GgufValue::str("model"));
     vocab.add_kv("tokenizer.ggml.model", GgufValue::str("llama"));
-    EXPECT_EQ(kind_of(parse(vocab)), "vocab");
+    EXPECT_EQ(kind_of(kit::parse_header(vocab)), "vocab");
     GgufWriter other;  // 7. a type the rule does not know
     other.add_kv("general.type", GgufValue::str("control_vector"));
     other.add_tensor("direction.0", {32}, 0);
-    EXPECT_EQ(kind_of(parse(other)), "unknown");
-    EXPECT_EQ(kind_of(parse(GgufWriter())), "unknown");  // nothing at all
+    EXPECT_EQ(kind_of(kit::parse_header(other)), "unknown");
+    EXPECT_EQ(kind_of(kit::parse_header(GgufWriter())), "unknown");  // nothing at all
 }
 
 TEST(ModelKind, RealFilesFromOtherTools) {
@@ -85,7 +79,7 @@ TEST(ModelKind, RealFilesFromOtherTools) {
 
 TEST(KvCache, PerLayerSumOfKvHeadsTimesKeyAndValueLengthsAtF16) {
     // the tiny llama: 2 layers x 2 kv heads x (64 + 64) x 2 bytes x 1,024 tokens
-    auto est = format::estimate_kv_cache(parse(kit::tiny_llama("t", 8)));
+    auto est = format::estimate_kv_cache(kit::parse_header(kit::tiny_llama("t", 8)));
     ASSERT_TRUE(est);
     EXPECT_EQ(est->full_bytes_per_1k, 2u * 2 * 128 * 2 * 1024);
     EXPECT_EQ(est->swa_bytes_per_1k, 0u);
@@ -110,7 +104,7 @@ TEST(KvCache, ExplicitLengthsPerLayerArraysAndSlidingWindows) {
     w.add_kv("gemma3.attention.value_length", GgufValue::u32(128));
     w.add_kv("gemma3.attention.sliding_window", GgufValue::u32(1024));
     w.add_kv("gemma3.attention.sliding_window_pattern", GgufValue::u32(3));  // layers 2 and 5 dense
-    auto est = format::estimate_kv_cache(parse(w));
+    auto est = format::estimate_kv_cache(kit::parse_header(w));
     ASSERT_TRUE(est);
     const uint64_t layer = 4 * (256 + 128) * 2 * 1024;
     EXPECT_EQ(est->full_bytes_per_1k, 2 * layer);  // layers 2 and 5
@@ -122,7 +116,7 @@ TEST(KvCache, ExplicitLengthsPerLayerArraysAndSlidingWindows) {
     b.add_kv("gemma3.attention.sliding_window", GgufValue::u32(512));
     b.add_kv("gemma3.attention.sliding_window_pattern",
              GgufValue::array(GgufType::boolean, {GgufValue::boolean(true), GgufValue::boolean(false), GgufValue::boolean(true)}));
-    auto bools = format::estimate_kv_cache(parse(b));
+    auto bools = format::estimate_kv_cache(kit::parse_header(b));
     ASSERT_TRUE(bools);
     EXPECT_EQ(bools->full_bytes_per_1k, 8u * 512 * 2 * 1024);
     EXPECT_EQ(bools->swa_bytes_per_1k, 2u * 8 * 512 * 2 * 1024);
@@ -132,11 +126,11 @@ TEST(KvCache, NothingWithoutTheAttentionHyperparameters) {
     GgufWriter w;
     w.add_kv("general.architecture", GgufValue::str("mamba"));
     w.add_kv("mamba.block_count", GgufValue::u32(4));
-    EXPECT_FALSE(format::estimate_kv_cache(parse(w)));
-    EXPECT_FALSE(format::estimate_kv_cache(parse(kit::tiny_mmproj())));  // clip keeps no block_count under its name
+    EXPECT_FALSE(format::estimate_kv_cache(kit::parse_header(w)));
+    EXPECT_FALSE(format::estimate_kv_cache(kit::parse_header(kit::tiny_mmproj())));  // clip keeps no block_count under its name
     GgufWriter odd = attention(3);  // an array that is not one value per layer
     odd.add_kv("gemma3.attention.head_count_kv", GgufValue::array(GgufType::u32, {GgufValue::u32(4), GgufValue::u32(4)}));
-    EXPECT_FALSE(format::estimate_kv_cache(parse(odd)));
+    EXPECT_FALSE(format::estimate_kv_cache(kit::parse_header(odd)));
 }
 
 TEST(HeaderHashes, TensorIndexIgnoresMetadataAndMetadataIgnoresOrder) {
@@ -145,20 +139,21 @@ TEST(HeaderHashes, TensorIndexIgnoresMetadataAndMetadataIgnoresOrder) {
         format::hash_tensor_index(h, c);
         return c.digest();
     };
-    const format::FileHeader a = parse(kit::tiny_llama("t", 8, "{{ a }}")), b = parse(kit::tiny_llama("t", 8, "{{ b }}"));
+    const format::FileHeader a = kit::parse_header(kit::tiny_llama("t", 8, "{{ a }}"));
+    const format::FileHeader b = kit::parse_header(kit::tiny_llama("t", 8, "{{ b }}"));
     EXPECT_EQ(index(a), index(b));
     EXPECT_NE(format::metadata_hash(a), format::metadata_hash(b));
-    EXPECT_NE(index(a), index(parse(kit::tiny_llama("t", 12, "{{ a }}"))));  // another type
+    EXPECT_NE(index(a), index(kit::parse_header(kit::tiny_llama("t", 12, "{{ a }}"))));  // another type
     GgufWriter x, y;
     x.add_kv("k1", GgufValue::u32(1));
     x.add_kv("k2", GgufValue::str("v"));
     y.add_kv("k2", GgufValue::str("v"));
     y.add_kv("k1", GgufValue::u32(1));
-    EXPECT_EQ(format::metadata_hash(parse(x)), format::metadata_hash(parse(y)));
+    EXPECT_EQ(format::metadata_hash(kit::parse_header(x)), format::metadata_hash(kit::parse_header(y)));
     GgufWriter z;  // the same number, another type
     z.add_kv("k1", GgufValue::u64(1));
     z.add_kv("k2", GgufValue::str("v"));
-    EXPECT_NE(format::metadata_hash(parse(x)), format::metadata_hash(parse(z)));
+    EXPECT_NE(format::metadata_hash(kit::parse_header(x)), format::metadata_hash(kit::parse_header(z)));
 }
 
 TEST(OllamaManifest, LayersAndWhatIsWrongWithThem) {

@@ -15,11 +15,6 @@ using kit::GgufWriter;
 
 namespace {
 
-format::FileHeader parse_full(const GgufWriter& w) {
-    std::vector<uint8_t> bytes = w.header();
-    return std::get<format::FileHeader>(format::parse_gguf(bytes, w.file_size()));
-}
-
 format::FormatError parse_error(const GgufWriter& w) {
     std::vector<uint8_t> bytes = w.header();
     try {
@@ -87,7 +82,7 @@ TEST(GgufUtf8, StringValueThatIsNotUtf8IsStoredEscapedWithAWarning) {
     GgufWriter w;
     w.add_kv("general.name", GgufValue::str(raw));
     w.add_kv("general.description", GgufValue::str("fine \\ as is"));
-    format::FileHeader h = parse_full(w);
+    format::FileHeader h = kit::parse_header(w);
     ASSERT_EQ(h.metadata.size(), 2u);
     const std::string& stored = std::get<std::string>(h.metadata[0].value);
     EXPECT_EQ(stored, "caf\\xe9 \\\\ ok \xf0\x9f\x98\x80");

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "format/ggml_types.hpp"
+#include "format/gguf.hpp"
 
 namespace modelcat::kit {
 
@@ -272,6 +273,14 @@ void GgufWriter::write(const std::filesystem::path& path, DataMode mode) const {
 void GgufWriter::write_header_only(const std::filesystem::path& path) const {
     const std::vector<uint8_t> head = encode_until_header_end();
     write_file(path, head, head.size(), DataMode::sparse);
+}
+
+format::FileHeader parse_header(const GgufWriter& w) {
+    const std::vector<uint8_t> bytes = w.header();
+    format::ParseResult r = format::parse_gguf(bytes, w.file_size());
+    if (auto* h = std::get_if<format::FileHeader>(&r)) return std::move(*h);
+    throw std::runtime_error("the parser asked for more than the written header's " + std::to_string(bytes.size()) +
+                             " bytes");
 }
 
 }  // namespace modelcat::kit

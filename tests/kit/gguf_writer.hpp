@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "file_out.hpp"
+#include "format/header.hpp"
 
 namespace modelcat::kit {
 
@@ -149,5 +150,9 @@ private:
     std::optional<uint64_t> tensor_count_override_;
     std::optional<uint64_t> kv_count_override_;
 };
+
+// The writer's header as modelcat's GGUF parser reads it (its bytes, and the file's size);
+// throws when the parser does not return a header.
+format::FileHeader parse_header(const GgufWriter& w);
 
 }  // namespace modelcat::kit
