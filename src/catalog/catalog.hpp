@@ -20,7 +20,7 @@ class ModelWriter;
 // What tells a file changed without reading it, as the catalogue last recorded it.
 struct StoredFile {
     int64_t model_id = 0;
-    std::string status;  // ok | stale | gone | reread (values written by schema <= 4 may be altered: read it again)
+    std::string status;  // ok | stale | gone | reread (a migration marked it: read it again)
     uint64_t size = 0;
     std::optional<int64_t> mtime_ns;
     std::optional<uint64_t> inode, device;
