@@ -1,4 +1,4 @@
--- modelcat catalogue, schema version 13: every table, index and view a catalogue has.
+-- modelcat catalogue, schema version 13: every table, index and view, in one file (over 500 lines) so that the schema reads whole.
 -- A new catalogue is this file, run in one transaction (it ends by setting PRAGMA user_version);
 -- an older one is brought here by schema/migrations/NNN_*.sql, NNN the version each brings it to
 -- (none brings one to 1, which was only ever created, or to 2, which added views only). Migrations
