@@ -37,7 +37,10 @@ for i in $(seq "$RUNS"); do
     crawl "$work/all" build-rel/modelcat "$work/lineup" samples/real
     if [ -n "${BEFORE:-}" ]; then crawl "$work/all-before" "$BEFORE" "$work/lineup" samples/real; fi
     crawl "$work/lineup-mc" build-rel/modelcat "$work/lineup"
-    # the same into a catalogue created beforehand: the crawl without the 13 migrations of a new catalogue
+    # a new catalogue and nothing to crawl: what creating the schema costs, with the process around it
+    crawl "$work/new" build-rel/modelcat "$work/empty"
+    if [ -n "${BEFORE:-}" ]; then crawl "$work/new-before" "$BEFORE" "$work/empty"; fi
+    # the same into a catalogue created beforehand: the crawl without creating the schema
     rm -f "$work/c.db"*; build-rel/modelcat crawl --quiet --db "$work/c.db" "$work/empty" 2>/dev/null
     timed "$work/lineup-existing" build-rel/modelcat crawl --quiet --db "$work/c.db" "$work/lineup"
     if [ -n "${BEFORE:-}" ]; then crawl "$work/lineup-before" "$BEFORE" "$work/lineup"; fi
@@ -66,6 +69,8 @@ q4=$(sqlite3 -separator ' ' "$work/c.db" "SELECT header_bytes, bytes_read, reque
     echo "| \`modelcat crawl\` of the 8 lineup files | $(median "$work/lineup-mc") | $(walls "$work/lineup-mc") |"
     echo "| the same into an existing empty catalogue | $(median "$work/lineup-existing") | $(walls "$work/lineup-existing") |"
     if [ -n "${BEFORE:-}" ]; then echo "| the same, before | $(median "$work/lineup-before") | $(walls "$work/lineup-before") |"; fi
+    echo "| \`modelcat crawl\` of an empty folder into a new catalogue | $(median "$work/new") | $(walls "$work/new") |"
+    if [ -n "${BEFORE:-}" ]; then echo "| the same, before | $(median "$work/new-before") | $(walls "$work/new-before") |"; fi
     if [ -n "${GGUF_TOOLS:-}" ]; then
         echo "| \`gguf-tools show\` on each of the 8 files ($GGUF_TOOLS) | $(median "$work/lineup-gt") | $(walls "$work/lineup-gt") |"
         echo "| ratio, modelcat crawl / gguf-tools show (median wall) | $(echo "scale=2; $(median_wall "$work/lineup-mc") / $(median_wall "$work/lineup-gt")" | bc) | |"

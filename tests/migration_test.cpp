@@ -1,14 +1,22 @@
-// Catalogues written at every earlier schema version migrate forward in place
-// to exactly the schema a fresh catalogue has; an old catalogue's files whose
-// values SQLite's affinity changed are re-read by the next crawl, the others
-// stay unchanged; reading commands refuse an old schema with a clear message.
+// A new catalogue is schema/current.sql in one step; a catalogue written at every earlier schema
+// version (0-12, by the schema files those versions shipped) migrates in place to exactly the
+// schema a new one has, keeping its rows and its users' views. The files whose columns the crawl
+// computes are marked, and after the next crawl every derived row equals a fresh crawl's; values
+// SQLite's affinity once changed are read again exactly; reading commands refuse an old schema.
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
 #include "catalog/catalog.hpp"
 #include "catalog/embedded_sql.hpp"
+#include "format/ggml_types.hpp"
 #include "kit/gguf_writer.hpp"
 #include "kit/kinds.hpp"
+#include "schema_history.hpp"
 #include "support.hpp"
 
 using namespace modelcat;
@@ -26,48 +34,160 @@ std::vector<std::string> column_names(SQLite::Database& db, const std::string& s
     return out;
 }
 
-// A catalogue as a modelcat of schema `version` left it: the first `version`
-// migrations, holding the rows of `rows_from` (a current catalogue) in the
-// columns that version had, stored through that version's column affinities.
+std::string quoted(const std::string& name) { return "\"" + name + "\""; }
+
+// What a current column held under an older name (schema 11 renamed files.kv_count).
+std::string current_name(const std::string& table, const std::string& column) {
+    return table == "files" && column == "kv_count" ? "declared_kv_count" : column;
+}
+
+// A catalogue as a modelcat of schema `version` left it: the schema files of that version,
+// holding the rows of `rows_from` (a current catalogue) in the columns that version had, stored
+// through that version's column affinities.
 void write_old_catalogue(const fs::path& path, int version, const fs::path& rows_from) {
     SQLite::Database db(path.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
     db.exec("PRAGMA journal_mode = WAL");
-    auto migrations = catalog::schema_migrations();
-    for (int i = 0; i < version; ++i) db.exec(std::string(migrations[static_cast<size_t>(i)].sql));
-    db.exec("PRAGMA user_version = " + std::to_string(version));
+    test::create_historic_schema(db, version);
     db.exec("ATTACH '" + rows_from.string() + "' AS src");
     std::vector<std::string> tables;
     SQLite::Statement t(db, "SELECT name FROM main.sqlite_master WHERE type = 'table' ORDER BY rowid");
     while (t.executeStep()) tables.push_back(t.getColumn(0).getString());
     for (const auto& table : tables) {
-        std::string cols;
-        for (const auto& c : column_names(db, "main", table)) cols += (cols.empty() ? "\"" : ",\"") + c + "\"";
-        db.exec("INSERT OR IGNORE INTO main.\"" + table + "\" (" + cols + ") SELECT " + cols + " FROM src.\"" + table + "\"");
+        std::string cols, from;
+        for (const auto& c : column_names(db, "main", table)) {
+            cols += (cols.empty() ? "" : ",") + quoted(c);
+            from += (from.empty() ? "" : ",") + quoted(current_name(table, c));
+        }
+        db.exec("INSERT OR IGNORE INTO main." + quoted(table) + " (" + cols + ") SELECT " + from + " FROM src." + quoted(table));
     }
 }
+
+std::string text(const SQLite::Column& c) { return c.isNull() ? "NULL" : c.getString(); }
 
 std::string one(const fs::path& db, const std::string& sql) {
     SQLite::Database d(db.string(), SQLite::OPEN_READONLY);
     SQLite::Statement st(d, sql);
     if (!st.executeStep()) return "(no row)";
-    return st.getColumn(0).isNull() ? "NULL" : st.getColumn(0).getString();
+    return text(st.getColumn(0));
 }
 
-// The user_version that stores values exactly: the one 006_values brings a catalogue to.
-int values_version() {
-    auto m = catalog::schema_migrations();
-    for (size_t i = 0; i < m.size(); ++i)
-        if (m[i].name == "006_values") return static_cast<int>(i + 1);
-    return 0;
-}
-
-std::string schema_text(const fs::path& db) {
-    SQLite::Database d(db.string(), SQLite::OPEN_READONLY);
-    SQLite::Statement st(d, "SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_master ORDER BY type, name");
+// Every row of `sql`, one line each ("|" between columns), `arg` bound to a ? when given.
+std::string rows_text(SQLite::Database& db, const std::string& sql, const std::optional<std::string>& arg = {}) {
+    SQLite::Statement st(db, sql);
+    if (arg) st.bind(1, *arg);
     std::string out;
-    while (st.executeStep()) out += st.getColumn(0).getString() + "\n";
+    while (st.executeStep()) {
+        out += " ";
+        for (int i = 0; i < st.getColumnCount(); ++i) out += (i ? "|" : "") + text(st.getColumn(i));
+        out += "\n";
+    }
     return out;
 }
+
+std::string rows_text(const fs::path& db, const std::string& sql) {
+    SQLite::Database d(db.string(), SQLite::OPEN_READONLY);
+    return rows_text(d, sql);
+}
+
+// A definition without its comments and layout: what SQLite keeps beyond the pragmas (CHECK
+// constraints, WITHOUT ROWID, a partial index's WHERE), comparable however it was written.
+std::string definition(const SQLite::Column& sql) {
+    if (sql.isNull()) return "NULL";  // the index SQLite makes for a UNIQUE or PRIMARY KEY
+    std::string out, s = sql.getString();
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (s.compare(i, 2, "--") == 0) {
+            i = s.find('\n', i);
+            if (i == std::string::npos) break;
+        }
+        const char c = std::isspace(static_cast<unsigned char>(s[i])) ? ' ' : s[i];
+        const bool tight = !out.empty() && (out.back() == '(' || out.back() == ',' || out.back() == ' ');
+        if (c == ' ' && tight) continue;
+        if ((c == ')' || c == ',' || c == '(') && !out.empty() && out.back() == ' ') out.pop_back();
+        out += c;
+    }
+    return out;
+}
+
+// Everything that makes two schemas the same, as text: user_version; per table its definition,
+// columns (name, declared type, not-null, default, primary key, in order) and foreign keys; per
+// index its table, definition, uniqueness, origin, partial flag and columns; views and triggers
+// by name and SQL text.
+std::string schema_description(const fs::path& path) {
+    SQLite::Database db(path.string(), SQLite::OPEN_READONLY);
+    std::string out = "user_version" + rows_text(db, "PRAGMA user_version");
+    SQLite::Statement objects(db, "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name");
+    while (objects.executeStep()) {
+        const std::string type = objects.getColumn(0).getString(), name = objects.getColumn(1).getString();
+        if (type == "view" || type == "trigger") {
+            out += type + " " + name + ": " + objects.getColumn(3).getString() + "\n";
+            continue;
+        }
+        out += type + " " + name + " on " + objects.getColumn(2).getString() + ": " + definition(objects.getColumn(3)) + "\n";
+        if (type == "table") {
+            out += rows_text(db, "SELECT cid, name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?)", name);
+            out += rows_text(db, "SELECT id, seq, \"table\", \"from\", \"to\", on_update, on_delete, match"
+                                 " FROM pragma_foreign_key_list(?)", name);
+        } else if (type == "index") {
+            out += rows_text(db, "SELECT \"unique\", origin, partial FROM pragma_index_list((SELECT tbl_name FROM"
+                                 " sqlite_master WHERE name = ?1)) WHERE name = ?1", name);
+            out += rows_text(db, "SELECT seqno, cid, name, \"desc\", coll, key FROM pragma_index_xinfo(?)", name);
+        }
+    }
+    return out;
+}
+
+// Rows of every table of `before` that `after` lacks (columns as `before` has them; files.reread
+// left out, which migrating sets).
+std::string lost_rows(const fs::path& before, const fs::path& after) {
+    SQLite::Database db(after.string(), SQLite::OPEN_READONLY);
+    db.exec("ATTACH '" + before.string() + "' AS before");
+    std::string out;
+    SQLite::Statement tables(db, "SELECT name FROM before.sqlite_master WHERE type = 'table'");
+    while (tables.executeStep()) {
+        const std::string table = tables.getColumn(0).getString();
+        std::string old_cols, new_cols;
+        for (const auto& c : column_names(db, "before", table)) {
+            if (table == "files" && c == "reread") continue;
+            old_cols += (old_cols.empty() ? "" : ",") + quoted(c);
+            new_cols += (new_cols.empty() ? "" : ",") + quoted(current_name(table, c));
+        }
+        const std::string lost = rows_text(db, "SELECT " + old_cols + " FROM before." + quoted(table) + " EXCEPT SELECT " +
+                                                   new_cols + " FROM main." + quoted(table));
+        if (!lost.empty()) out += table + ":\n" + lost;
+    }
+    return out;
+}
+
+// What the crawl derives from the headers, comparable across catalogues: models by location, not
+// by the ids a crawl hands out.
+std::string derived_rows(const fs::path& db) {
+    SQLite::Database d(db.string(), SQLite::OPEN_READONLY);
+    std::string model_cols;
+    for (const auto& c : column_names(d, "main", "models"))
+        if (c != "model_id" && c != "crawl_id" && c != "updated_at") model_cols += (model_cols.empty() ? "" : ",") + c;
+    return "models\n" + rows_text(d, "SELECT " + model_cols + " FROM models ORDER BY location") +
+           "census\n" + rows_text(d, "SELECT m.location, c.type_id, c.type_name, c.tensors, c.params, c.bytes, c.bits_per_weight"
+                                     " FROM census c JOIN models m USING (model_id) ORDER BY 1, 3") +
+           "policy_layers\n" + rows_text(d, "SELECT m.location, p.tensor_kind, p.type_id, p.type_name, p.tensors, p.layers"
+                                            " FROM policy_layers p JOIN models m USING (model_id) ORDER BY 1, 2, 4") +
+           "files\n" + rows_text(d, "SELECT location, role, shard, format, version, size, header_bytes, data_start, alignment,"
+                                    " declared_kv_count, tensor_count, header_hash, status, reread, ggml_refusals,"
+                                    " tensor_index_hash, metadata_hash FROM files ORDER BY location") +
+           "metadata\n" + rows_text(d, "SELECT f.location, md.key, md.value_type, typeof(md.value), md.value, md.array_length,"
+                                       " md.array_hash, md.offset FROM metadata md JOIN files f USING (file_id) ORDER BY 1, 2") +
+           "tensors\n" + rows_text(d, "SELECT f.location, t.name, t.kind, t.type_name, t.bytes FROM tensors t"
+                                      " JOIN files f USING (file_id) ORDER BY 1, 2");
+}
+
+std::string read_source_file(const std::string& relative) {
+    std::ifstream in(fs::path(MODELCAT_SOURCE_DIR) / relative);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+const int kValuesVersion = test::historic_version("006_values");  // the first that stored values exactly
+const int kKindVersion = test::historic_version("012_stores");    // the first with models.kind
 
 class OldCatalogue : public ::testing::Test {
 protected:
@@ -86,10 +206,12 @@ protected:
         clean.add_kv("llama.block_count", GgufValue::u32(2));
         clean.add_kv("llama.rope.freq_base", GgufValue::f32(0.5f));
         clean.add_tensor("token_embd.weight", {32, 4}, 0);
+        clean.add_tensor("blk.0.attn_q.weight", {32, 32}, 8);
+        clean.add_tensor("blk.1.attn_q.weight", {32, 32}, 8);
         clean.write(clean_);
         test::CommandResult r = test::run_modelcat("crawl -q --db " + current_.string() + " " + store_.string());
         ASSERT_EQ(r.exit_code, 0) << r.err;
-        fresh_schema_ = schema_text(current_);
+        fresh_schema_ = schema_description(current_);
     }
     test::TempDir tmp_;
     fs::path store_ = tmp_ / "store", damaged_ = store_ / "damaged.gguf", clean_ = store_ / "clean.gguf";
@@ -97,33 +219,45 @@ protected:
     std::string fresh_schema_;
 };
 
-TEST_F(OldCatalogue, EveryEarlierVersionMigratesToTheFreshSchema) {
-    ASSERT_GE(values_version(), 6);
-    for (int v = 1; v < catalog::schema_version(); ++v) {
+TEST_F(OldCatalogue, EveryEarlierVersionMigratesToTheFreshSchemaKeepingItsRows) {
+    for (int v = 0; v < catalog::schema_version(); ++v) {
         SCOPED_TRACE("from user_version " + std::to_string(v));
-        const bool altered = v < values_version();  // "0123" stored as 123, 500000.0 as an integer
-        const fs::path db = tmp_ / ("v" + std::to_string(v) + ".db");
+        const bool has_rows = v > 0, altered = has_rows && v < kValuesVersion;  // "0123" stored as 123
+        const bool reread = has_rows && v < kKindVersion;  // a column the crawl computes is missing
+        const fs::path db = tmp_ / ("v" + std::to_string(v) + ".db"), before = tmp_ / ("v" + std::to_string(v) + "-before.db");
         write_old_catalogue(db, v, current_);
-        EXPECT_EQ(one(db, "SELECT count(*) FROM metadata WHERE key = 'general.name' AND typeof(value) = 'integer'"),
-                  altered ? "1" : "0");
+        fs::copy_file(db, before);
+        // a user's view on one of ours, which migrating sets aside and brings back (schema 11 renames a column under it)
+        SQLite::Database(db.string(), SQLite::OPEN_READWRITE).exec("CREATE VIEW my_quants AS SELECT name FROM quant_summary");
+        if (has_rows)
+            EXPECT_EQ(one(db, "SELECT count(*) FROM metadata WHERE key = 'general.name' AND typeof(value) = 'integer'"),
+                      altered ? "1" : "0");
         test::CommandResult r = test::run_modelcat("migrate --db " + db.string());
         ASSERT_EQ(r.exit_code, 0) << r.err;
         EXPECT_EQ(r.out, db.string() + ": schema version " + std::to_string(v) + " -> " + std::to_string(catalog::schema_version()) +
-                             "; " + (altered ? "1" : "0") + " files to re-read on the next crawl\n");
-        EXPECT_EQ(schema_text(db), fresh_schema_);
+                             "; " + (reread ? "2" : "0") + " files to re-read on the next crawl\n");
+        EXPECT_EQ(one(db, "SELECT group_concat(name) FROM (SELECT name FROM my_quants ORDER BY name)"),
+                  has_rows ? "clean,damaged" : "NULL");
+        SQLite::Database(db.string(), SQLite::OPEN_READWRITE).exec("DROP VIEW my_quants");
+        EXPECT_EQ(schema_description(db), fresh_schema_);
         EXPECT_EQ(one(db, "PRAGMA integrity_check"), "ok");
         EXPECT_EQ(one(db, "SELECT count(*) FROM pragma_foreign_key_check"), "0");
-        EXPECT_EQ(one(db, "SELECT count(*) FROM metadata"), one(current_, "SELECT count(*) FROM metadata"));
-        EXPECT_EQ(one(db, "SELECT group_concat(location) FROM files WHERE reread"), altered ? damaged_.string() : "NULL");
-        // the view that reads metadata survived the rebuild
-        EXPECT_EQ(one(db, "SELECT count(*) FROM same_file_type_different_policy"), "0");
+        EXPECT_EQ(lost_rows(before, db), "");
+        EXPECT_EQ(one(db, "SELECT group_concat(location) FROM (SELECT location FROM files WHERE reread ORDER BY location)"),
+                  reread ? clean_.string() + "," + damaged_.string() : "NULL");
+        // what the crawl computes stays NULL until it reads the files again
+        EXPECT_EQ(one(db, "SELECT count(*) FROM models WHERE kind IS NULL"), reread ? "2" : "0");
+        test::CommandResult crawl = test::run_modelcat("crawl -q --db " + db.string() + " " + store_.string());
+        ASSERT_EQ(crawl.exit_code, 0) << crawl.err;
+        EXPECT_EQ(derived_rows(db), derived_rows(current_));
         test::CommandResult again = test::run_modelcat("migrate --db " + db.string());
-        EXPECT_NE(again.out.find("(already current)"), std::string::npos) << again.out;
+        EXPECT_EQ(again.out, db.string() + ": schema version " + std::to_string(catalog::schema_version()) + " -> " +
+                                 std::to_string(catalog::schema_version()) + " (already current); 0 files to re-read on the next crawl\n");
     }
 }
 
-TEST_F(OldCatalogue, ItsAlteredFilesAreReReadByTheNextCrawlAndTheOthersKept) {
-    const int old = values_version() - 1;
+TEST_F(OldCatalogue, ItsFilesAreReadAgainByTheNextCrawlAndAlteredValuesComeBackExact) {
+    const int old = kValuesVersion - 1;
     const fs::path db = tmp_ / "old.db";
     write_old_catalogue(db, old, current_);
     SQLite::Database(db.string(), SQLite::OPEN_READWRITE)
@@ -133,10 +267,10 @@ TEST_F(OldCatalogue, ItsAlteredFilesAreReReadByTheNextCrawlAndTheOthersKept) {
     ASSERT_EQ(dry.exit_code, 0) << dry.err;
     const std::string lines = "\n" + dry.out;  // verdicts at line starts: "unchanged" ends in "changed"
     EXPECT_NE(lines.find("\nchanged\tdamaged\t" + damaged_.string()), std::string::npos) << dry.out;
-    EXPECT_NE(lines.find("\nunchanged\tclean\t" + clean_.string()), std::string::npos) << dry.out;
+    EXPECT_NE(lines.find("\nchanged\tclean\t" + clean_.string()), std::string::npos) << dry.out;
     test::CommandResult r = test::run_modelcat("crawl -q --db " + db.string() + " " + store_.string());
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_EQ(one(db, "SELECT files_changed || ' ' || files_unchanged FROM crawls ORDER BY crawl_id DESC LIMIT 1"), "1 1");
+    EXPECT_EQ(one(db, "SELECT files_changed || ' ' || files_unchanged FROM crawls ORDER BY crawl_id DESC LIMIT 1"), "2 0");
     EXPECT_EQ(one(db, "SELECT typeof(value) || ' ' || value FROM metadata WHERE key = 'general.name' AND file_id ="
                       " (SELECT file_id FROM files WHERE location = '" + damaged_.string() + "')"),
               "text 0123");
@@ -147,8 +281,20 @@ TEST_F(OldCatalogue, ItsAlteredFilesAreReReadByTheNextCrawlAndTheOthersKept) {
     EXPECT_EQ(one(db, "SELECT value FROM my_names WHERE location = '" + damaged_.string() + "'"), "0123");
 }
 
+TEST_F(OldCatalogue, WhereNothingIsMissingTheNextCrawlReadsNothing) {
+    const fs::path db = tmp_ / "old.db";
+    write_old_catalogue(db, catalog::schema_version() - 1, current_);
+    ASSERT_EQ(test::run_modelcat("migrate --db " + db.string()).exit_code, 0);
+    test::CommandResult dry = test::run_modelcat("crawl --dry-run --db " + db.string() + " " + store_.string());
+    const std::string lines = "\n" + dry.out;
+    EXPECT_NE(lines.find("\nunchanged\tdamaged\t" + damaged_.string()), std::string::npos) << dry.out;
+    EXPECT_NE(lines.find("\nunchanged\tclean\t" + clean_.string()), std::string::npos) << dry.out;
+    ASSERT_EQ(test::run_modelcat("crawl -q --db " + db.string() + " " + store_.string()).exit_code, 0);
+    EXPECT_EQ(one(db, "SELECT files_changed || ' ' || files_unchanged FROM crawls ORDER BY crawl_id DESC LIMIT 1"), "0 2");
+}
+
 TEST_F(OldCatalogue, ReadingCommandsNameMigrateAndLeaveItAlone) {
-    const int old = values_version() - 1;  // before the values migration, whose column shows whether it ran
+    const int old = kValuesVersion - 1;  // before the values migration, whose column shows whether it ran
     const fs::path db = tmp_ / "old.db";
     write_old_catalogue(db, old, current_);
     for (const std::string cmd : {"query quant_summary", "diff 1 2"}) {
@@ -163,8 +309,40 @@ TEST_F(OldCatalogue, ReadingCommandsNameMigrateAndLeaveItAlone) {
     EXPECT_EQ(one(db, "SELECT count(*) FROM pragma_table_info('files') WHERE name = 'reread'"), "0");
 }
 
-// Schema 12's kind, filled in SQL for models catalogued before, follows the crawl's rule.
-TEST(OlderCatalogueKinds, AreFilledByTheRuleTheCrawlUses) {
+TEST_F(OldCatalogue, ANewCatalogueIsCurrentSqlInOneStep) {
+    test::CommandResult schema = test::run_modelcat("schema");
+    ASSERT_EQ(schema.exit_code, 0) << schema.err;
+    const std::string current = read_source_file("schema/current.sql"), reference = read_source_file("schema/reference.sql");
+    EXPECT_EQ(schema.out, current + "\n-- schema/reference.sql\n" + reference);
+    const fs::path db = tmp_ / "from-schema.db";
+    SQLite::Database(db.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE).exec(schema.out);
+    EXPECT_EQ(schema_description(db), fresh_schema_);
+    EXPECT_EQ(one(db, "PRAGMA user_version"), std::to_string(catalog::schema_version()));
+    for (const char* table : {"file_type_names", "tensor_name_map"})
+        EXPECT_EQ(rows_text(db, std::string("SELECT * FROM ") + table), rows_text(current_, std::string("SELECT * FROM ") + table));
+    EXPECT_EQ(one(current_, "SELECT count(*) FROM ggml_types"), std::to_string(format::ggml_types().size()));
+}
+
+// file_type_names and tensor_name_map follow the binary, as ggml_types does: a catalogue an older
+// build wrote gets this build's rows at its next writable open, without a migration.
+TEST_F(OldCatalogue, ReferenceRowsAreWrittenByEveryWritableOpen) {
+    const auto reference_rows = [this] {
+        return rows_text(current_, "SELECT * FROM file_type_names") + rows_text(current_, "SELECT * FROM tensor_name_map") +
+               rows_text(current_, "SELECT * FROM ggml_types");
+    };
+    const std::string expected = reference_rows();
+    SQLite::Database(current_.string(), SQLite::OPEN_READWRITE)
+        .exec("DELETE FROM file_type_names WHERE file_type = 41; UPDATE tensor_name_map SET gguf_kind = 'old' WHERE"
+              " architecture = 'qwen2'; DELETE FROM ggml_types WHERE name = 'Q4_K'");
+    ASSERT_NE(reference_rows(), expected);
+    test::CommandResult r = test::run_modelcat("migrate --db " + current_.string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("(already current)"), std::string::npos) << r.out;
+    EXPECT_EQ(reference_rows(), expected);
+}
+
+// Schema 12's kind, NULL for models catalogued before, is filled by the next crawl with the crawl's rule.
+TEST(OlderCatalogueKinds, AreFilledByTheNextCrawlWithTheCrawlsRule) {
     test::TempDir tmp;
     const fs::path store = tmp / "store", current = tmp / "current.db", old = tmp / "old.db";
     fs::create_directories(store);
@@ -179,9 +357,11 @@ TEST(OlderCatalogueKinds, AreFilledByTheRuleTheCrawlUses) {
     for (const char* f : {"ggml-vocab-gpt-2.gguf", "ollama-discollama-lora-adapters.safetensors", "st-samples-overall.safetensors"})
         fs::copy_file(test::fixtures_dir() / f, store / f);
     ASSERT_EQ(test::run_modelcat("crawl -q --db " + current.string() + " " + store.string()).exit_code, 0);
-    write_old_catalogue(old, catalog::schema_version() - 1, current);
+    write_old_catalogue(old, kKindVersion - 1, current);
     ASSERT_EQ(test::run_modelcat("migrate --db " + old.string()).exit_code, 0);
-    const std::string kinds = "SELECT group_concat(name || ':' || kind, ' ') FROM (SELECT * FROM models ORDER BY name)";
+    const std::string kinds = "SELECT group_concat(name || ':' || coalesce(kind, 'NULL'), ' ') FROM (SELECT * FROM models ORDER BY name)";
+    EXPECT_EQ(one(old, "SELECT count(*) || ' ' || count(kind) FROM models"), "8 0");
+    ASSERT_EQ(test::run_modelcat("crawl -q --db " + old.string() + " " + store.string()).exit_code, 0);
     EXPECT_EQ(one(current, kinds),
               "control:unknown ggml-vocab-gpt-2:vocab lora:adapter mmproj:mmproj ollama-discollama-lora-adapters:adapter "
               "st-samples-overall:model tiny:model tiny.imatrix:imatrix");

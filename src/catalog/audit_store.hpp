@@ -1,6 +1,6 @@
 #pragma once
 // Conversion audits in the catalogue: the name map they pair tensors by, and
-// their records (schema/008_audit.sql).
+// their records (schema/current.sql).
 #include <SQLiteCpp/Database.h>
 
 #include <cstdint>

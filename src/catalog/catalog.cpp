@@ -5,16 +5,14 @@
 #include <sqlite3.h>
 
 #include <chrono>
-#include <stdexcept>
 #include <thread>
 
-#include "catalog/embedded_sql.hpp"
 #include "catalog/model_writer.hpp"
 #include "catalog/named_statement.hpp"
 #include "catalog/open.hpp"
+#include "catalog/schema.hpp"
 #include "catalog/sql_values.hpp"
 #include "catalog/store_names.hpp"
-#include "format/ggml_types.hpp"
 #include "format/json_text.hpp"
 
 namespace modelcat::catalog {
@@ -56,8 +54,6 @@ SQLite::Database open_writable(const std::string& path) {
 
 }  // namespace
 
-int schema_version() { return static_cast<int>(schema_migrations().size()); }
-
 Catalog Catalog::open_read_only(const std::string& path) { return Catalog(open_database_read_only(path)); }
 
 Catalog::Catalog(const std::string& path) : db_(open_writable(path)) {
@@ -73,41 +69,7 @@ Catalog::Catalog(SQLite::Database db) : db_(std::move(db)) {}
 
 Catalog::~Catalog() = default;
 
-void Catalog::migrate() {
-    int current = user_version(db_);
-    const auto& migrations = schema_migrations();
-    check_schema_not_newer(db_.getFilename(), current);
-    if (current < static_cast<int>(migrations.size())) {
-        // Foreign keys stay off while migrating (they are turned on after), so that a migration
-        // may rebuild a table (SQLite's documented procedure); the check below must find nothing.
-        db_.exec("PRAGMA foreign_keys = OFF");
-        SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
-        // re-read inside the write lock: another process may have migrated meanwhile
-        current = user_version(db_);
-        for (size_t i = static_cast<size_t>(current); i < migrations.size(); ++i) {
-            db_.exec(std::string(migrations[i].sql));
-            db_.exec("PRAGMA user_version = " + std::to_string(i + 1));
-        }
-        SQLite::Statement fk(db_, "PRAGMA foreign_key_check");
-        if (fk.executeStep())
-            throw std::runtime_error("migrating " + db_.getFilename() + " would leave a row of " + fk.getColumn(0).getString() +
-                                     " without its " + fk.getColumn(2).getString() + " row: not migrated");
-        tx.commit();
-    }
-    // The type table follows the binary, not the database's age.
-    SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
-    SQLite::Statement ins(db_, "INSERT OR REPLACE INTO ggml_types VALUES (?,?,?,?,?)");
-    for (const auto& t : format::ggml_types()) {
-        ins.bind(1, static_cast<int64_t>(t.id));
-        ins.bind(2, std::string(t.name));
-        ins.bind(3, static_cast<int64_t>(t.block_size));
-        ins.bind(4, static_cast<int64_t>(t.type_size));
-        ins.bind(5, t.bits_per_weight());
-        ins.exec();
-        ins.reset();
-    }
-    tx.commit();
-}
+void Catalog::migrate() { bring_to_current_schema(db_); }
 
 int64_t Catalog::begin_crawl(const std::vector<std::string>& inputs) {
     std::string json = "[";

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "catalog/rows.hpp"
+#include "catalog/schema.hpp"
 
 namespace modelcat::catalog {
 
@@ -19,7 +20,7 @@ class ModelWriter;
 // What tells a file changed without reading it, as the catalogue last recorded it.
 struct StoredFile {
     int64_t model_id = 0;
-    std::string status;  // ok | stale | gone | reread (values written by schema <= 4 may be altered: read it again)
+    std::string status;  // ok | stale | gone | reread (a migration marked it: read it again)
     uint64_t size = 0;
     std::optional<int64_t> mtime_ns;
     std::optional<uint64_t> inode, device;
@@ -35,16 +36,10 @@ struct CrawlTotals {
     uint64_t files_ok() const { return files_new + files_changed; }  // read and catalogued (crawls.files_ok)
 };
 
-// The schema version this build creates and understands.
-int schema_version();
-
-// A database's PRAGMA user_version: the schema migrations applied to it.
-int user_version(SQLite::Database& db);
-
 class Catalog {
 public:
     // For crawl and migrate only: opens (creating if needed) the database at
-    // `path`, migrates it and refreshes ggml_types.
+    // `path`, brings it to the current schema and writes the reference rows (schema.hpp).
     explicit Catalog(const std::string& path);
     ~Catalog();
     static Catalog open_for_writing(const std::string& path) { return Catalog(path); }

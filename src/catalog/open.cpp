@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "catalog/catalog.hpp"
+#include "catalog/schema.hpp"
 
 namespace modelcat::catalog {
 
@@ -49,14 +49,6 @@ SQLite::Database open_published_or_live(const std::string& path) {
 void skip_allocation_counts() {
     static const int once = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);  // refused, harmlessly, once SQLite has started
     (void)once;
-}
-
-int user_version(SQLite::Database& db) { return db.execAndGet("PRAGMA user_version").getInt(); }
-
-void check_schema_not_newer(const std::string& path, int version) {
-    if (version > schema_version())
-        throw std::runtime_error("catalogue " + path + " has schema version " + std::to_string(version) +
-                                 ", newer than this modelcat understands (" + std::to_string(schema_version()) + ")");
 }
 
 void require_catalogue_file(const std::string& path) {

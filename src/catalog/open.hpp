@@ -1,6 +1,5 @@
 #pragma once
-// Opening a catalogue without writing to it, and the schema version checks
-// shared with migration.
+// Opening a catalogue without writing to it.
 #include <SQLiteCpp/Database.h>
 
 #include <string>
@@ -12,9 +11,6 @@ inline constexpr int kBusyTimeoutMs = 30'000;
 // SQLite counts every allocation under a global mutex unless told so before its
 // first connection; nothing reads those counts. Call before opening one.
 void skip_allocation_counts();
-
-// Throws when `version` is newer than this build's schema.
-void check_schema_not_newer(const std::string& path, int version);
 
 // Throws "no catalogue at PATH (run modelcat crawl first)" unless `path` is a file.
 void require_catalogue_file(const std::string& path);

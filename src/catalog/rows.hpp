@@ -45,7 +45,7 @@ struct FileRow {
     std::vector<format::Warning> warnings;
     // GGUF files: why ggml's reader would refuse it (check, reason); empty when it would read it.
     std::optional<std::vector<std::pair<std::string, std::string>>> ggml_refusals;
-    std::optional<std::string> tensor_index_hash, metadata_hash;  // data files (schema/012_stores.sql)
+    std::optional<std::string> tensor_index_hash, metadata_hash;  // data files (schema/current.sql)
 };
 
 struct CensusRow {
@@ -55,7 +55,7 @@ struct CensusRow {
     std::optional<double> bits_per_weight;
 };
 
-// Written at crawl time so that views need not recompute them (schema/007_scale.sql).
+// Written at crawl time so that views need not recompute them (models in schema/current.sql).
 struct ModelRow {
     std::string location, name, format;
     std::optional<std::string> architecture;

@@ -1,5 +1,5 @@
 #pragma once
-// store_names: how the crawled stores name their models (schema/012_stores.sql).
+// store_names: how the crawled stores name their models (schema/current.sql).
 #include <SQLiteCpp/Database.h>
 
 #include <cstdint>

@@ -317,8 +317,9 @@ int run_show_command(const ShowArgs& s) {
     return kExitOk;
 }
 
+// schema/current.sql, then the reference rows a writable open adds (ggml_types' come from the binary).
 int run_schema_command() {
-    for (const auto& m : catalog::schema_migrations()) std::cout << "-- schema/" << m.name << ".sql\n" << m.sql << "\n";
+    std::cout << catalog::current_schema_sql() << "\n-- schema/reference.sql\n" << catalog::reference_rows_sql();
     return kExitOk;
 }
 

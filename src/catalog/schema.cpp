@@ -1,0 +1,98 @@
+#include "catalog/schema.hpp"
+
+#include <SQLiteCpp/Statement.h>
+#include <SQLiteCpp/Transaction.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+#include "catalog/embedded_sql.hpp"
+#include "format/ggml_types.hpp"
+
+namespace modelcat::catalog {
+
+namespace {
+
+// The version a migration brings a catalogue to: NNN of NNN_name.
+int version_of(const SqlText& migration) { return std::stoi(std::string(migration.name.substr(0, 3))); }
+
+struct View {
+    std::string name, sql;
+};
+
+std::vector<View> views_of(SQLite::Database& db) {
+    SQLite::Statement st(db, "SELECT name, sql FROM sqlite_master WHERE type = 'view' ORDER BY rowid");
+    std::vector<View> out;
+    while (st.executeStep()) out.push_back({st.getColumn(0).getString(), st.getColumn(1).getString()});
+    return out;
+}
+
+std::string quoted(const std::string& name) {
+    std::string out = "\"";
+    for (char c : name) out += c == '"' ? "\"\"" : std::string(1, c);
+    return out + "\"";
+}
+
+// The views stand aside while the tables change (renaming a column checks every view, and a view
+// on one of ours would name a dropped one): all are dropped, then ours are created from
+// current.sql and a user's own again from their stored text (one named like ours gives way to it).
+void migrate(SQLite::Database& db, int from) {
+    SQLite::Database fresh(":memory:", SQLite::OPEN_READWRITE);
+    fresh.exec(std::string(current_schema_sql()));
+    const std::vector<View> ours = views_of(fresh), present = views_of(db);
+    for (const auto& v : present) db.exec("DROP VIEW " + quoted(v.name));
+    for (const auto& m : schema_migrations())
+        if (version_of(m) > from) db.exec(std::string(m.sql));
+    for (const auto& v : ours) db.exec(v.sql);
+    for (const auto& v : present)
+        if (std::none_of(ours.begin(), ours.end(), [&](const View& o) { return o.name == v.name; })) db.exec(v.sql);
+    db.exec("PRAGMA user_version = " + std::to_string(schema_version()));
+    SQLite::Statement fk(db, "PRAGMA foreign_key_check");
+    if (fk.executeStep())
+        throw std::runtime_error("migrating " + db.getFilename() + " would leave a row of " + fk.getColumn(0).getString() +
+                                 " without its " + fk.getColumn(2).getString() + " row: not migrated");
+}
+
+// What this build knows, written over what an older one wrote.
+void write_reference_rows(SQLite::Database& db) {
+    db.exec(std::string(reference_rows_sql()));
+    SQLite::Statement ins(db, "INSERT OR REPLACE INTO ggml_types VALUES (?,?,?,?,?)");
+    for (const auto& t : format::ggml_types()) {
+        ins.bind(1, static_cast<int64_t>(t.id));
+        ins.bind(2, std::string(t.name));
+        ins.bind(3, static_cast<int64_t>(t.block_size));
+        ins.bind(4, static_cast<int64_t>(t.type_size));
+        ins.bind(5, t.bits_per_weight());
+        ins.exec();
+        ins.reset();
+    }
+}
+
+}  // namespace
+
+int schema_version() { return version_of(schema_migrations().back()); }
+
+int user_version(SQLite::Database& db) { return db.execAndGet("PRAGMA user_version").getInt(); }
+
+void check_schema_not_newer(const std::string& path, int version) {
+    if (version > schema_version())
+        throw std::runtime_error("catalogue " + path + " has schema version " + std::to_string(version) +
+                                 ", newer than this modelcat understands (" + std::to_string(schema_version()) + ")");
+}
+
+void bring_to_current_schema(SQLite::Database& db) {
+    check_schema_not_newer(db.getFilename(), user_version(db));
+    // Foreign keys stay off meanwhile (the caller turns them on), so that a migration may rebuild a
+    // table (SQLite's documented procedure); migrate() checks that none is broken.
+    db.exec("PRAGMA foreign_keys = OFF");
+    SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
+    const int version = user_version(db);  // inside the write lock: another process may have migrated meanwhile
+    check_schema_not_newer(db.getFilename(), version);
+    if (version == 0) db.exec(std::string(current_schema_sql()));  // it sets user_version
+    else if (version < schema_version()) migrate(db, version);
+    write_reference_rows(db);
+    tx.commit();
+}
+
+}  // namespace modelcat::catalog
