@@ -14,8 +14,8 @@ using namespace modelcat;
 
 namespace {
 
-cli::ReportTensor tensor(const std::string& kind, std::optional<int64_t> layer, const std::string& type) {
-    cli::ReportTensor t;
+catalog::ReportTensor tensor(const std::string& kind, std::optional<int64_t> layer, const std::string& type) {
+    catalog::ReportTensor t;
     t.kind = kind;
     t.layer = layer;
     t.name = layer ? "blk." + std::to_string(*layer) + "." + kind : kind;
@@ -34,7 +34,7 @@ TEST(HtmlPalette, EveryGgmlTypeHasItsOwnColour) {
     test::TempDir dir;
     { catalog::Catalog cat((dir / "c.db").string()); }
     SQLite::Database db((dir / "c.db").string(), SQLite::OPEN_READONLY);
-    cli::ReportData data = catalog::load_report_data(db, {});
+    catalog::ReportData data = catalog::load_report_data(db, {});
     ASSERT_GE(data.ggml_types.size(), 35u);
     std::set<std::string> colours;
     for (const auto& t : data.ggml_types) {
@@ -48,7 +48,7 @@ TEST(HtmlPalette, EveryGgmlTypeHasItsOwnColour) {
 }
 
 TEST(PolicyCompare, SummaryGroupsByNewTypeWithLayerRanges) {
-    cli::ReportModel base, other;
+    catalog::ReportModel base, other;
     base.name = "Org-Model-Q4_K_M";
     other.name = "Org-Model-Q4_K_L";
     for (int64_t l = 0; l < 6; ++l) base.tensors.push_back(tensor("ffn_down.weight", l, "Q4_K"));
@@ -58,7 +58,7 @@ TEST(PolicyCompare, SummaryGroupsByNewTypeWithLayerRanges) {
     other.tensors.push_back(tensor("token_embd.weight", std::nullopt, "Q8_0"));
     for (int64_t l = 0; l < 6; ++l) other.tensors.push_back(tensor("ffn_down.weight", l, l < 3 || l == 5 ? "Q6_K" : "Q4_K"));
     other.tensors.push_back(tensor("output.weight", std::nullopt, "Q8_0"));
-    std::vector<const cli::ReportModel*> both{&base, &other};
+    std::vector<const catalog::ReportModel*> both{&base, &other};
     auto names = cli::short_names(both);
     EXPECT_EQ(names, (std::vector<std::string>{"Q4_K_M", "Q4_K_L"}));
     EXPECT_EQ(cli::policy_summary(base, names[0], other, names[1]),
@@ -70,7 +70,7 @@ TEST(PolicyCompare, SummaryGroupsByNewTypeWithLayerRanges) {
 }
 
 TEST(PolicyCompare, ShortNamesKeepWholeWords) {
-    cli::ReportModel a, b;
+    catalog::ReportModel a, b;
     a.name = "alpha-7b";
     b.name = "beta-7b";
     EXPECT_EQ(cli::short_names({&a, &b}), (std::vector<std::string>{"alpha-7b", "beta-7b"}));
@@ -96,7 +96,7 @@ TEST(HtmlReportSelection, LargerSelectionsAskForAPattern) {
     } catch (const std::runtime_error& e) {
         EXPECT_STREQ(e.what(), "3 models selected; an HTML report shows at most 2 (narrow it with --pattern or --model)");
     }
-    cli::ReportData data = catalog::load_report_data(db, {"llama%", {}, 2});
+    catalog::ReportData data = catalog::load_report_data(db, {"llama%", {}, 2});
     ASSERT_EQ(data.models.size(), 1u);
     EXPECT_EQ(data.models[0].name, "llama-2-tiny-random");
     EXPECT_EQ(static_cast<int64_t>(data.models[0].tensors.size()),

@@ -7,7 +7,8 @@
 #include <map>
 #include <string>
 
-#include "audit/result.hpp"
+#include "model/audit_result.hpp"
+#include "model/error.hpp"
 
 namespace modelcat::audit {
 
@@ -19,7 +20,7 @@ struct AuditOptions {
     std::function<void(uint64_t done, uint64_t total)> on_progress;  // tensor bytes compared so far
 };
 
-// Throws io::IoError or format::FormatError when an input cannot be read.
-AuditResult run_audit(const std::string& gguf, const std::string& source, const AuditOptions& options);
+// Throws io::IoError or model::FormatError when an input cannot be read.
+model::AuditResult run_audit(const std::string& gguf, const std::string& source, const AuditOptions& options);
 
 }  // namespace modelcat::audit

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "audit/inputs.hpp"
-#include "audit/result.hpp"
 #include "io/byte_source.hpp"
 #include "io/io_error.hpp"
+#include "model/audit_result.hpp"
 
 namespace modelcat::audit {
 
@@ -49,13 +49,13 @@ struct PairPlan {
 
 // `sample_rows` = 0 compares every row; otherwise that many GGUF rows at
 // deterministic pseudo-random positions.
-TensorResult compare_pair(const PairPlan& plan, FileSet& files, uint64_t sample_rows);
+model::TensorResult compare_pair(const PairPlan& plan, FileSet& files, uint64_t sample_rows);
 
 // A generated tensor's row before any check.
-TensorResult generated_result(const TensorSpan& gguf);
+model::TensorResult generated_result(const TensorSpan& gguf);
 
 // A generated tensor against values derived from the configuration, within
 // `relative` error each.
-TensorResult compare_generated(const TensorSpan& gguf, FileSet& files, std::span<const double> expected, double relative);
+model::TensorResult compare_generated(const TensorSpan& gguf, FileSet& files, std::span<const double> expected, double relative);
 
 }  // namespace modelcat::audit

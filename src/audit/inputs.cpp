@@ -8,10 +8,11 @@
 #include "crawl/header_reader.hpp"
 #include "format/checkpoint.hpp"
 #include "format/dequant.hpp"
-#include "format/ggml_types.hpp"
 #include "io/http_file.hpp"
 #include "io/io_error.hpp"
 #include "io/local_file.hpp"
+#include "model/error.hpp"
+#include "model/ggml_types.hpp"
 
 namespace modelcat::audit {
 
@@ -20,9 +21,9 @@ namespace fs = std::filesystem;
 namespace {
 
 // The same error, naming the file it came from (and keeping its offset or JSON path).
-format::FormatError located(const format::FormatError& e, const std::string& location) {
-    if (!e.json_path().empty()) return format::FormatError::at_json_path(e.json_path(), location + ": " + e.what());
-    return format::FormatError(e.offset(), location + ": " + e.what());
+model::FormatError located(const model::FormatError& e, const std::string& location) {
+    if (!e.json_path().empty()) return model::FormatError::at_json_path(e.json_path(), location + ": " + e.what());
+    return model::FormatError(e.offset(), location + ": " + e.what());
 }
 
 // `name` in the folder that holds `location` (a path or a URL).
@@ -42,7 +43,7 @@ auto counted(AuditInputs& in, const std::string& location, Read read) {
         in.header_bytes_read += f->bytes_read(), in.header_requests += f->requests();
         auto* http = dynamic_cast<io::HttpFile*>(f.get());
         return std::make_tuple(std::move(result), f->size(), http ? http->prefix() : std::vector<uint8_t>{});
-    } catch (const format::FormatError& e) {
+    } catch (const model::FormatError& e) {
         throw located(e, location);
     }
 }
@@ -56,28 +57,28 @@ io::ByteBuffer read_whole(AuditInputs& in, const std::string& location) {
 }
 
 // The header, and the file recorded in `in` (location, size, first bytes).
-format::FileHeader read_file_header(AuditInputs& in, const std::string& location) {
+model::FileHeader read_file_header(AuditInputs& in, const std::string& location) {
     auto [h, size, prefix] = counted(in, location, [](io::ByteSource& f) { return crawl::read_header(f, {}); });
     in.files.push_back(location), in.sizes.push_back(size), in.prefixes.push_back(std::move(prefix));
     return h;
 }
 
 void add_gguf(AuditInputs& in, const std::string& location) {
-    format::FileHeader h = read_file_header(in, location);
-    if (h.format != format::Format::gguf) throw format::FormatError(0, location + ": not a GGUF file");
-    in.architecture = format::metadata_string(h, "general.architecture").value_or("");
+    model::FileHeader h = read_file_header(in, location);
+    if (h.format != model::Format::gguf) throw model::FormatError(0, location + ": not a GGUF file");
+    in.architecture = model::metadata_string(h, "general.architecture").value_or("");
     for (const auto& t : h.tensors) {
         TensorSpan s{t.name, t.type_name, t.type_id.value_or(0), false, {t.dims.rbegin(), t.dims.rend()}, t.dims, 0,
                      h.data_start + t.offset, t.expected_bytes.value_or(t.bytes)};
-        s.known_type = t.type_id && format::find_ggml_type(*t.type_id) && t.expected_bytes;
+        s.known_type = t.type_id && model::find_ggml_type(*t.type_id) && t.expected_bytes;
         in.gguf.push_back(std::move(s));
     }
 }
 
 void add_shard(AuditInputs& in, const std::string& location) {
     size_t file = in.files.size();
-    format::FileHeader h = read_file_header(in, location);
-    if (h.format != format::Format::safetensors) throw format::FormatError(0, location + ": not a safetensors file");
+    model::FileHeader h = read_file_header(in, location);
+    if (h.format != model::Format::safetensors) throw model::FormatError(0, location + ": not a safetensors file");
     for (const auto& t : h.tensors) {
         auto type = format::ggml_type_of_dtype(t.type_name);
         in.source.push_back({t.name, t.type_name, type.value_or(0), type.has_value(), t.dims, {}, file,
@@ -106,7 +107,7 @@ std::vector<std::string> shard_locations(AuditInputs& in, const std::string& sou
     std::vector<std::string> shards;
     try {
         for (const auto& shard : format::parse_checkpoint_index(json).shards) shards.push_back(sibling(index, shard));
-    } catch (const format::FormatError& e) {
+    } catch (const model::FormatError& e) {
         throw located(e, index);
     }
     return shards;
@@ -155,7 +156,7 @@ AuditInputs open_inputs(const std::string& gguf, const std::string& source) {
     io::ByteBuffer json = read_whole(in, config);
     try {
         in.config = format::parse_model_architecture(json);
-    } catch (const format::FormatError& e) {
+    } catch (const model::FormatError& e) {
         throw located(e, config);
     }
     return in;

@@ -7,9 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "format/header.hpp"
 #include "format/model_config.hpp"
 #include "io/byte_source.hpp"
+#include "model/error.hpp"
+#include "model/header.hpp"
 
 namespace modelcat::audit {
 
@@ -43,7 +44,7 @@ bool is_remote(const std::string& location);  // http:// or https://
 std::unique_ptr<io::ByteSource> open_file(const std::string& location, std::optional<uint64_t> size = std::nullopt,
                                           std::vector<uint8_t> prefix = {});
 
-// Throws io::IoError (cannot read) or format::FormatError (bad header, index or config).
+// Throws io::IoError (cannot read) or model::FormatError (bad header, index or config).
 AuditInputs open_inputs(const std::string& gguf, const std::string& source);
 
 }  // namespace modelcat::audit

@@ -14,8 +14,8 @@
 #include "catalog/open.hpp"
 #include "catalog/sql_values.hpp"
 #include "catalog/store_names.hpp"
-#include "format/ggml_types.hpp"
 #include "format/json_text.hpp"
+#include "model/ggml_types.hpp"
 
 namespace modelcat::catalog {
 
@@ -97,7 +97,7 @@ void Catalog::migrate() {
     // The type table follows the binary, not the database's age.
     SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
     SQLite::Statement ins(db_, "INSERT OR REPLACE INTO ggml_types VALUES (?,?,?,?,?)");
-    for (const auto& t : format::ggml_types()) {
+    for (const auto& t : model::ggml_types()) {
         ins.bind(1, static_cast<int64_t>(t.id));
         ins.bind(2, std::string(t.name));
         ins.bind(3, static_cast<int64_t>(t.block_size));
@@ -215,17 +215,17 @@ uint64_t Catalog::mark_gone(int64_t crawl_id, const std::vector<std::string>& mi
     return n;
 }
 
-void Catalog::record_store_names(int64_t crawl_id, const std::vector<StoreNameRow>& names,
+void Catalog::record_store_names(int64_t crawl_id, const std::vector<model::StoreNameRow>& names,
                                  const std::vector<std::pair<std::string, std::string>>& model_names,
                                  const std::vector<std::string>& roots) {
     write_store_names(db_, crawl_id, names, model_names, roots);
 }
 
-std::vector<RateBudgetRow> Catalog::rate_budgets() {
+std::vector<model::RateBudgetRow> Catalog::rate_budgets() {
     SQLite::Statement st(db_, "SELECT host, budget, remaining, resets_at, quota, window_s FROM rate_budgets");
-    std::vector<RateBudgetRow> out;
+    std::vector<model::RateBudgetRow> out;
     while (st.executeStep()) {
-        RateBudgetRow r{st.getColumn(0).getString(), st.getColumn(1).getString(), st.getColumn(2).getInt64(),
+        model::RateBudgetRow r{st.getColumn(0).getString(), st.getColumn(1).getString(), st.getColumn(2).getInt64(),
                         st.getColumn(3).getDouble(), std::nullopt, std::nullopt};
         if (!st.getColumn(4).isNull()) r.quota = st.getColumn(4).getInt64();
         if (!st.getColumn(5).isNull()) r.window_s = st.getColumn(5).getDouble();
@@ -234,7 +234,7 @@ std::vector<RateBudgetRow> Catalog::rate_budgets() {
     return out;
 }
 
-void Catalog::save_rate_budgets(int64_t crawl_id, const std::vector<RateBudgetRow>& budgets) {
+void Catalog::save_rate_budgets(int64_t crawl_id, const std::vector<model::RateBudgetRow>& budgets) {
     SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
     NamedStatement st(db_, "INSERT OR REPLACE INTO rate_budgets (host, budget, remaining, resets_at, quota, window_s, crawl_id)"
                            " VALUES (:host, :budget, :remaining, :resets_at, :quota, :window_s, :crawl_id)");
@@ -251,7 +251,7 @@ void Catalog::save_rate_budgets(int64_t crawl_id, const std::vector<RateBudgetRo
     tx.commit();
 }
 
-int64_t Catalog::write_model(int64_t crawl_id, const ModelRows& rows) {
+int64_t Catalog::write_model(int64_t crawl_id, const model::ModelRows& rows) {
     if (!writer_) writer_ = std::make_unique<ModelWriter>(db_);
     return writer_->write(crawl_id, rows);
 }

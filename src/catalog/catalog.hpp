@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "catalog/rows.hpp"
+#include "model/rows.hpp"
 
 namespace modelcat::catalog {
 
@@ -58,7 +58,7 @@ public:
 
     // Replaces whatever was catalogued at the model's location, recording a
     // 'new' or 'changed' event; returns model_id.
-    int64_t write_model(int64_t crawl_id, const ModelRows& rows);
+    int64_t write_model(int64_t crawl_id, const model::ModelRows& rows);
 
     // Records a failed input; a file catalogued before is kept and marked stale.
     void record_error(int64_t crawl_id, const std::string& location, std::optional<uint64_t> offset,
@@ -75,13 +75,13 @@ public:
                        const std::vector<std::string>& seen);
 
     // The names the crawled stores give their models (catalog/store_names.hpp).
-    void record_store_names(int64_t crawl_id, const std::vector<StoreNameRow>& names,
+    void record_store_names(int64_t crawl_id, const std::vector<model::StoreNameRow>& names,
                             const std::vector<std::pair<std::string, std::string>>& model_names,
                             const std::vector<std::string>& roots);
 
     // The request budgets servers announced to earlier crawls, and those this crawl leaves.
-    std::vector<RateBudgetRow> rate_budgets();
-    void save_rate_budgets(int64_t crawl_id, const std::vector<RateBudgetRow>& budgets);
+    std::vector<model::RateBudgetRow> rate_budgets();
+    void save_rate_budgets(int64_t crawl_id, const std::vector<model::RateBudgetRow>& budgets);
 
     SQLite::Database& db() { return db_; }
 

@@ -11,9 +11,10 @@
 #include "catalog/catalog.hpp"
 #include "catalog/query.hpp"
 #include "cli/printer.hpp"
-#include "format/header.hpp"
 #include "io/byte_source.hpp"
 #include "io/io_error.hpp"
+#include "model/error.hpp"
+#include "model/header.hpp"
 
 namespace modelcat::cli {
 
@@ -34,12 +35,12 @@ std::function<void(uint64_t, uint64_t)> progress_line() {
     };
 }
 
-void print_failures(std::ostream& out, const audit::AuditResult& r) {
+void print_failures(std::ostream& out, const model::AuditResult& r) {
     for (const auto& t : r.tensors) {
-        if (!audit::is_failure(t.verdict) && t.verdict != audit::Verdict::generated_unchecked) continue;
-        out << (audit::is_failure(t.verdict) ? "FAIL " : "note ") << (t.gguf_tensor.empty() ? t.source_tensor : t.gguf_tensor);
+        if (!model::is_failure(t.verdict) && t.verdict != model::Verdict::generated_unchecked) continue;
+        out << (model::is_failure(t.verdict) ? "FAIL " : "note ") << (t.gguf_tensor.empty() ? t.source_tensor : t.gguf_tensor);
         if (!t.gguf_tensor.empty() && !t.source_tensor.empty()) out << " (source " << t.source_tensor << ")";
-        out << ": " << audit::verdict_name(t.verdict);
+        out << ": " << model::verdict_name(t.verdict);
         if (t.first_mismatch_row && !t.source_tensor.empty())
             out << " at source row " << *t.first_mismatch_row << ", column " << *t.first_mismatch_col;
         if (!t.message.empty()) out << ": " << t.message;
@@ -56,10 +57,10 @@ int run_audit_command(const std::string& db_path, const AuditFlags& flags) {
     options.sample_rows = flags.sample_rows;
     options.jobs = flags.jobs;
     options.on_progress = progress_line();
-    audit::AuditResult result;
+    model::AuditResult result;
     try {
         result = audit::run_audit(flags.gguf, flags.source, options);
-    } catch (const format::FormatError& e) {
+    } catch (const model::FormatError& e) {
         std::string where = e.offset() ? "offset " + std::to_string(*e.offset()) + ": "
                             : e.json_path().empty() ? "" : "at " + e.json_path() + ": ";
         std::cerr << "modelcat audit: " << where << e.what() << "\n";

@@ -16,7 +16,7 @@
 #include "cli/html_scatter.hpp"
 #include "cli/policy_compare.hpp"
 #include "format/json_text.hpp"
-#include "format/utf8.hpp"
+#include "model/utf8.hpp"
 
 namespace modelcat::cli {
 
@@ -34,12 +34,12 @@ std::string fixed(double v, int decimals) {
 constexpr int64_t kMaxLayerColumns = 1024;  // a hostile layer number must not make a million columns
 
 struct MapEncoder {
-    const ReportModel& model;
+    const catalog::ReportModel& model;
     const std::map<std::string, int>& type_class;
     std::map<std::tuple<std::string, std::string, int64_t>, int> variants;
     std::string variant_json;
 
-    int variant(const ReportTensor& t) {
+    int variant(const catalog::ReportTensor& t) {
         auto key = std::make_tuple(t.type, t.dims, t.bytes);
         auto [it, fresh] = variants.emplace(key, static_cast<int>(variants.size()));
         if (fresh) {
@@ -127,7 +127,7 @@ std::string params_text(std::optional<int64_t> p) {
 }
 
 // Palette classes: t<rank> for ggml types; names outside the table follow the table.
-std::map<std::string, int> type_classes(const ReportData& data) {
+std::map<std::string, int> type_classes(const catalog::ReportData& data) {
     std::map<std::string, int> out;
     for (size_t i = 0; i < data.ggml_types.size(); ++i) out[data.ggml_types[i].name] = static_cast<int>(i);
     int next = static_cast<int>(data.ggml_types.size());
@@ -139,7 +139,7 @@ std::map<std::string, int> type_classes(const ReportData& data) {
 
 struct Writer {
     std::ostream& out;
-    const ReportData& data;
+    const catalog::ReportData& data;
     std::map<std::string, int> classes = type_classes(data);
 
     void styles() {
@@ -209,7 +209,7 @@ struct Writer {
         if (data.groups.empty()) return;
         out << "<h2 id=\"groups\">Same file_type, different policy</h2>\n";
         for (const auto& g : data.groups) {
-            std::vector<const ReportModel*> policies;
+            std::vector<const catalog::ReportModel*> policies;
             std::map<std::string, size_t> sharing;  // policy_hash -> models
             for (size_t i : g.members)
                 if (sharing[data.models[i].policy_hash]++ == 0) policies.push_back(&data.models[i]);
@@ -239,7 +239,7 @@ struct Writer {
     }
 
     void scatters() {
-        std::map<std::string, std::vector<const ReportModel*>> by_arch;
+        std::map<std::string, std::vector<const catalog::ReportModel*>> by_arch;
         for (const auto& m : data.models)
             if (m.model_kind.empty() && m.file_bytes && m.bits_per_weight) by_arch[m.architecture].push_back(&m);
         if (by_arch.empty()) return;
@@ -295,7 +295,7 @@ std::string html_escape(std::string_view s) {
     std::string out;
     out.reserve(s.size());
     for (size_t i = 0; i < s.size();) {
-        size_t n = format::utf8_sequence_at(s, i);
+        size_t n = model::utf8_sequence_at(s, i);
         if (n == 0) {
             out += "\xEF\xBF\xBD";
             ++i;
@@ -314,7 +314,7 @@ std::string html_escape(std::string_view s) {
     return out;
 }
 
-std::string type_colour(const std::vector<ReportType>& ggml_types, const std::string& type) {
+std::string type_colour(const std::vector<catalog::ReportType>& ggml_types, const std::string& type) {
     // Hue and lightness by log2(bits per weight): violet (1) to green (4.5), orange (6.5),
     // red (8.5), pink (16), brown (32 and more); the common quants land on distinct hues.
     struct Stop { double log2_bpw, hue, saturation, lightness; };
@@ -336,18 +336,18 @@ std::string type_colour(const std::vector<ReportType>& ggml_types, const std::st
     return hsl_hex(std::fmod(hue + 360, 360), a.saturation + f * (b.saturation - a.saturation), std::min(lightness, 0.8));
 }
 
-void write_html_report(std::ostream& out, const ReportData& data, const std::string& title) {
+void write_html_report(std::ostream& out, const catalog::ReportData& data, const std::string& title) {
     Writer{out, data}.page(title);
 }
 
-int run_html_report(const std::string& db_path, const std::string& out_path, const ReportSelection& selection) {
+int run_html_report(const std::string& db_path, const std::string& out_path, const catalog::ReportSelection& selection) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(db_path, ec)) {
         std::cerr << "modelcat report: no catalogue at " << db_path << " (run modelcat crawl first)\n";
         return 2;
     }
     SQLite::Database db = catalog::open_database_read_only(db_path);  // a reading command never writes
-    ReportData data;
+    catalog::ReportData data;
     try {
         data = load_report_data(db, selection);
     } catch (const SQLite::Exception&) {

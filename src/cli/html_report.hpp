@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/report_types.hpp"
+#include "catalog/report_data.hpp"
 
 namespace modelcat::cli {
 
@@ -21,12 +21,12 @@ std::string html_escape(std::string_view s);
 
 // The palette colour of a type name: ggml types by their rank in bits per
 // weight (one fixed palette for every report); other names grey.
-std::string type_colour(const std::vector<ReportType>& ggml_types, const std::string& type);
+std::string type_colour(const std::vector<catalog::ReportType>& ggml_types, const std::string& type);
 
-void write_html_report(std::ostream& out, const ReportData& data, const std::string& title);
+void write_html_report(std::ostream& out, const catalog::ReportData& data, const std::string& title);
 
 // Opens `db_path` read-only, writes the page to `out_path`; returns the exit code
 // (2 with a message on stderr when there is no catalogue or the selection is too large).
-int run_html_report(const std::string& db_path, const std::string& out_path, const ReportSelection& selection);
+int run_html_report(const std::string& db_path, const std::string& out_path, const catalog::ReportSelection& selection);
 
 }  // namespace modelcat::cli

@@ -64,7 +64,7 @@ std::string axes_svg(const Axes& a, const char* unit) {
 
 }  // namespace
 
-std::string size_bits_scatter(const std::string& architecture, const std::vector<const ReportModel*>& models,
+std::string size_bits_scatter(const std::string& architecture, const std::vector<const catalog::ReportModel*>& models,
                               const std::vector<std::string>& labels) {
     double biggest = 0;
     for (const auto* m : models) biggest = std::max(biggest, static_cast<double>(*m->file_bytes));

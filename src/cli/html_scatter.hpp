@@ -4,12 +4,12 @@
 #include <string>
 #include <vector>
 
-#include "cli/report_types.hpp"
+#include "catalog/report_data.hpp"
 
 namespace modelcat::cli {
 
 // `models` all have file_bytes and bits_per_weight; `labels` are their short names.
-std::string size_bits_scatter(const std::string& architecture, const std::vector<const ReportModel*>& models,
+std::string size_bits_scatter(const std::string& architecture, const std::vector<const catalog::ReportModel*>& models,
                               const std::vector<std::string>& labels);
 
 }  // namespace modelcat::cli

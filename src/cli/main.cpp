@@ -20,17 +20,19 @@
 #include "catalog/open.hpp"
 #include "catalog/query.hpp"
 #include "catalog/report_params.hpp"
-#include "cli/html_report.hpp"
 #include "cli/audit_command.hpp"
+#include "cli/html_report.hpp"
 #include "cli/printer.hpp"
 #include "cli/progress.hpp"
 #include "cli/show.hpp"
-#include "cli/terminal.hpp"
 #include "cli/stop.hpp"
+#include "cli/terminal.hpp"
 #include "crawl/crawler.hpp"
 #include "crawl/file_reader.hpp"
 #include "crawl/inputs.hpp"
 #include "io/io_error.hpp"
+#include "model/error.hpp"
+#include "model/limits.hpp"
 
 using namespace modelcat;
 
@@ -48,7 +50,7 @@ struct CrawlFlags {
     std::vector<std::string> lists;
     bool quiet = false, force = false, dry_run = false, json_summary = false;
     unsigned jobs = 16, per_host = 6;
-    format::Limits limits;
+    model::Limits limits;
     double max_requests_per_minute = 0;
     std::string hf_endpoint, token_file, deadline;
 };
@@ -209,12 +211,25 @@ struct DiffArgs {
     std::string a, b, format = "table";
 };
 
-void add_crawl_limits(CLI::App* cmd, format::Limits& lim) {
-    cmd->add_option("--max-header-bytes", lim.max_header_bytes, "refuse headers larger than this (default 256 MiB)");
-    cmd->add_option("--max-metadata-entries", lim.max_metadata_entries, "refuse more metadata entries (default 1,048,576)");
-    cmd->add_option("--max-array-length", lim.max_array_length, "refuse longer metadata arrays (default 268,435,456)");
-    cmd->add_option("--max-tensors", lim.max_tensors, "refuse files with more tensors (default 1,048,576)");
-    cmd->add_option("--max-nesting", lim.max_nesting, "refuse arrays nested deeper (default 8)");
+// 1,048,576: a count for a help line.
+std::string with_commas(uint64_t n) {
+    std::string digits = std::to_string(n), out;
+    for (size_t i = 0; i < digits.size(); ++i) out += (i && (digits.size() - i) % 3 == 0 ? "," : "") + digits.substr(i, 1);
+    return out;
+}
+
+// 256 MiB: a whole number of MiB (or of bytes) for a help line.
+std::string mib(uint64_t bytes) { return bytes % (1 << 20) ? with_commas(bytes) + " bytes" : with_commas(bytes >> 20) + " MiB"; }
+
+// The defaults shown are model::Limits' own.
+void add_crawl_limits(CLI::App* cmd, model::Limits& lim) {
+    const model::Limits d;
+    cmd->add_option("--max-header-bytes", lim.max_header_bytes, "refuse headers larger than this (default " + mib(d.max_header_bytes) + ")");
+    cmd->add_option("--max-metadata-entries", lim.max_metadata_entries,
+                    "refuse more metadata entries (default " + with_commas(d.max_metadata_entries) + ")");
+    cmd->add_option("--max-array-length", lim.max_array_length, "refuse longer metadata arrays (default " + with_commas(d.max_array_length) + ")");
+    cmd->add_option("--max-tensors", lim.max_tensors, "refuse files with more tensors (default " + with_commas(d.max_tensors) + ")");
+    cmd->add_option("--max-nesting", lim.max_nesting, "refuse arrays nested deeper (default " + with_commas(d.max_nesting) + ")");
 }
 
 CLI::App* add_crawl(CLI::App& app, std::string& db, std::vector<std::string>& inputs, CrawlFlags& f) {
@@ -265,7 +280,7 @@ CLI::App* add_diff(CLI::App& app, std::string& db, DiffArgs& d) {
     return cmd;
 }
 
-CLI::App* add_report(CLI::App& app, std::string& db, std::string& html, cli::ReportSelection& sel) {
+CLI::App* add_report(CLI::App& app, std::string& db, std::string& html, catalog::ReportSelection& sel) {
     auto* cmd = app.add_subcommand("report", "write a self-contained HTML report of the catalogue");
     cmd->add_option("--html", html, "output file (one page: quant table, policy maps, scatters)")->required();
     cmd->add_option("--db", db, "catalogue database (opened read-only)");
@@ -306,8 +321,8 @@ int run_query_or_list(const std::string& db, const QueryArgs& q) {
 int run_show_command(const ShowArgs& s) {
     try {
         cli::print_header(std::cout, s.path, crawl::read_file_header(s.path, {}), s.all);
-    } catch (const format::FormatError& e) {
-        std::cerr << "error: " << cli::terminal_safe(crawl::Failure{s.path, e.offset(), e.json_path(), e.what()}.describe())
+    } catch (const model::FormatError& e) {
+        std::cerr << "error: " << cli::terminal_safe(e.failure(s.path).describe())
                   << "\n";
         return kExitSomeFailed;
     } catch (const io::IoError& e) {
@@ -348,7 +363,7 @@ int main(int argc, char** argv) {
     QueryArgs query;
     ShowArgs show;
     DiffArgs diff;
-    cli::ReportSelection report_sel{std::nullopt, {}, cli::kHtmlReportMaxModels};
+    catalog::ReportSelection report_sel{std::nullopt, {}, cli::kHtmlReportMaxModels};
     cli::AuditFlags audit_flags;
     const std::vector<std::pair<CLI::App*, std::function<int()>>> commands = {
         {add_crawl(app, db, inputs, crawl_flags), [&] { return run_crawl_command(db, inputs, crawl_flags); }},

@@ -7,8 +7,8 @@ namespace modelcat::cli {
 
 namespace {
 
-std::map<std::string, const ReportTensor*> by_name(const ReportModel& m) {
-    std::map<std::string, const ReportTensor*> out;
+std::map<std::string, const catalog::ReportTensor*> by_name(const catalog::ReportModel& m) {
+    std::map<std::string, const catalog::ReportTensor*> out;
     for (const auto& t : m.tensors) out.emplace(t.name, &t);
     return out;
 }
@@ -36,7 +36,7 @@ std::string layer_ranges(std::vector<int64_t> layers) {
 }
 
 // "token_embd, output" or "ffn_down in layers 0-3, output", in the model's tensor order.
-std::string describe(const std::vector<const ReportTensor*>& tensors) {
+std::string describe(const std::vector<const catalog::ReportTensor*>& tensors) {
     std::vector<std::string> kinds;
     std::map<std::string, std::vector<int64_t>> layers;
     for (const auto* t : tensors) {
@@ -55,7 +55,7 @@ std::string describe(const std::vector<const ReportTensor*>& tensors) {
 
 }  // namespace
 
-std::set<std::string> differing_tensors(const std::vector<const ReportModel*>& models) {
+std::set<std::string> differing_tensors(const std::vector<const catalog::ReportModel*>& models) {
     std::map<std::string, std::vector<std::string>> types;  // name -> type per model that has it
     for (const auto* m : models)
         for (const auto& t : m->tensors) types[t.name].push_back(t.type);
@@ -67,7 +67,7 @@ std::set<std::string> differing_tensors(const std::vector<const ReportModel*>& m
     return out;
 }
 
-std::vector<std::string> short_names(const std::vector<const ReportModel*>& models) {
+std::vector<std::string> short_names(const std::vector<const catalog::ReportModel*>& models) {
     std::vector<std::string> out;
     if (models.empty()) return out;
     size_t common = models[0]->name.size();
@@ -82,12 +82,12 @@ std::vector<std::string> short_names(const std::vector<const ReportModel*>& mode
     return out;
 }
 
-std::string policy_summary(const ReportModel& base, const std::string& base_name, const ReportModel& other,
+std::string policy_summary(const catalog::ReportModel& base, const std::string& base_name, const catalog::ReportModel& other,
                            const std::string& other_name) {
     auto base_tensors = by_name(base), other_tensors = by_name(other);
     std::vector<std::string> type_order;
-    std::map<std::string, std::vector<const ReportTensor*>> changed;  // by the type in `other`
-    std::vector<const ReportTensor*> missing;
+    std::map<std::string, std::vector<const catalog::ReportTensor*>> changed;  // by the type in `other`
+    std::vector<const catalog::ReportTensor*> missing;
     for (const auto& t : other.tensors) {
         auto it = base_tensors.find(t.name);
         if (it != base_tensors.end() && it->second->type == t.type) continue;

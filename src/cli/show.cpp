@@ -5,15 +5,15 @@
 #include <map>
 
 #include "cli/terminal.hpp"
-#include "format/census.hpp"
-#include "format/content_hash.hpp"
 #include "format/json_text.hpp"
+#include "model/census.hpp"
+#include "model/content_hash.hpp"
 
 namespace modelcat::cli {
 
 namespace {
 
-std::string value_text(const format::MetadataEntry& e) {
+std::string value_text(const model::MetadataEntry& e) {
     return std::visit(
         [](const auto& v) -> std::string {
             using T = std::decay_t<decltype(v)>;
@@ -25,10 +25,10 @@ std::string value_text(const format::MetadataEntry& e) {
                 return v ? "true" : "false";
             } else if constexpr (std::is_same_v<T, double>) {
                 return format::json_number(v);
-            } else if constexpr (std::is_same_v<T, format::ArraySummary>) {
-                std::string s = std::string("array<") + format::value_type_name(v.element_type) + ">[" +
+            } else if constexpr (std::is_same_v<T, model::ArraySummary>) {
+                std::string s = std::string("array<") + model::value_type_name(v.element_type) + ">[" +
                                 std::to_string(v.length) + "] " + std::to_string(v.byte_size) + " B hash " +
-                                format::hex64(v.content_hash);
+                                model::hex64(v.content_hash);
                 if (v.json) s += " " + (v.json->size() > 40 ? v.json->substr(0, 37) + "..." : *v.json);
                 return s;
             } else {
@@ -41,10 +41,10 @@ std::string value_text(const format::MetadataEntry& e) {
 }  // namespace
 
 void print_header(std::ostream& out, const std::string& location, const crawl::FileReading& r, bool all_tensors) {
-    const format::FileHeader& h = r.header;
+    const model::FileHeader& h = r.header;
     char buf[256];
     out << terminal_safe(location) << "\n";
-    if (h.format == format::Format::gguf)
+    if (h.format == model::Format::gguf)
         out << "  GGUF version " << h.version << ", " << (h.big_endian ? "big" : "little") << "-endian, alignment "
             << h.alignment << "\n";
     else
@@ -58,7 +58,7 @@ void print_header(std::ostream& out, const std::string& location, const crawl::F
     size_t kw = 0;
     for (const auto& e : h.metadata) kw = std::max(kw, keys.emplace_back(terminal_safe(e.key)).size());
     for (size_t i = 0; i < keys.size(); ++i)
-        out << "  " << keys[i] << std::string(kw - keys[i].size() + 2, ' ') << format::value_type_name(h.metadata[i].type)
+        out << "  " << keys[i] << std::string(kw - keys[i].size() + 2, ' ') << model::value_type_name(h.metadata[i].type)
             << "  " << terminal_safe(value_text(h.metadata[i])) << "\n";
 
     uint64_t params = 0;
@@ -66,7 +66,7 @@ void print_header(std::ostream& out, const std::string& location, const crawl::F
     out << "\n-- tensor types; bytes measured from offsets\n";
     std::snprintf(buf, sizeof buf, "  %-10s %8s %18s %18s %12s\n", "type", "tensors", "parameters", "bytes", "bits/weight");
     out << buf;
-    for (const auto& c : format::census(h.tensors)) {
+    for (const auto& c : model::census(h.tensors)) {
         std::snprintf(buf, sizeof buf, "  %-10s %8llu %18llu %18llu %12.4f\n", terminal_safe(c.type_name).c_str(), (unsigned long long)c.tensors,
                       (unsigned long long)c.params, (unsigned long long)c.bytes, c.params ? c.bytes * 8.0 / c.params : 0.0);
         out << buf;

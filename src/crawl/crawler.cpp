@@ -4,12 +4,12 @@
 #include <chrono>
 #include <filesystem>
 
+#include "crawl/hub.hpp"
 #include "crawl/identity.hpp"
 #include "crawl/inputs.hpp"
 #include "crawl/pipeline.hpp"
 #include "crawl/plan.hpp"
 #include "crawl/remote_inputs.hpp"
-#include "crawl/hub.hpp"
 #include "crawl/stores.hpp"
 #include "io/http_reader.hpp"
 #include "io/local_reader.hpp"
@@ -77,7 +77,7 @@ public:
         progress_.totals = &report_.totals;
     }
     void account(ModelOutcome o);
-    void planning_problem(const InputProblem& p);
+    void planning_problem(const model::Failure& p);
     void run_local(const std::vector<std::string>& inputs);
     void run_remote(const std::vector<std::string>& inputs);
     CrawlReport finish();
@@ -92,7 +92,7 @@ private:
     CrawlProgress progress_;
     Clock::time_point t0_ = Clock::now();
     std::vector<std::string> seen_, scopes_, missing_, store_roots_;
-    std::vector<catalog::StoreNameRow> names_;
+    std::vector<model::StoreNameRow> names_;
     std::vector<std::pair<std::string, std::string>> store_models_;  // location, name: store models
 };
 
@@ -107,18 +107,18 @@ void Crawl::account(ModelOutcome o) {
 }
 
 // An input that could not be planned; a named file that vanished but was catalogued is gone, not an error.
-void Crawl::planning_problem(const InputProblem& p) {
-    if (!is_remote_input(p.input)) {
-        std::string abs = absolute_path(p.input);
+void Crawl::planning_problem(const model::Failure& p) {
+    if (!is_remote_input(p.location)) {
+        std::string abs = absolute_path(p.location);
         if (!io::stat_file(abs) && catalog_.stored_file(abs)) {
             missing_.push_back(abs);
             return;
         }
     }
-    catalog_.record_error(report_.crawl_id, p.input, std::nullopt, p.message);
+    catalog_.record_error(report_.crawl_id, p.location, p.offset, p.reason());
     ModelOutcome o;
-    o.location = p.input;
-    o.failure = Failure{p.input, std::nullopt, "", p.message};
+    o.location = p.location;
+    o.failure = p;
     account(std::move(o));
 }
 
@@ -162,7 +162,7 @@ void Crawl::run_local(const std::vector<std::string>& inputs) {
 }
 
 // Budgets cross crawls in wall-clock seconds: the next process has another steady clock.
-std::vector<io::BudgetState> to_states(const std::vector<catalog::RateBudgetRow>& rows) {
+std::vector<io::BudgetState> to_states(const std::vector<model::RateBudgetRow>& rows) {
     std::vector<io::BudgetState> out;
     for (const auto& r : rows)
         out.push_back({r.host, r.budget, static_cast<uint64_t>(r.remaining),
@@ -172,8 +172,8 @@ std::vector<io::BudgetState> to_states(const std::vector<catalog::RateBudgetRow>
     return out;
 }
 
-std::vector<catalog::RateBudgetRow> to_rows(const std::vector<io::BudgetState>& states) {
-    std::vector<catalog::RateBudgetRow> out;
+std::vector<model::RateBudgetRow> to_rows(const std::vector<io::BudgetState>& states) {
+    std::vector<model::RateBudgetRow> out;
     for (const auto& s : states)
         out.push_back({s.host, s.name, static_cast<int64_t>(s.remaining),
                        std::chrono::duration<double>(s.reset.time_since_epoch()).count(),
@@ -228,7 +228,7 @@ std::vector<PlannedModel> dry_run(catalog::Catalog& catalog, const std::vector<s
         else local.push_back(in);
     }
     CrawlPlan plan = plan_local(local).plan;
-    for (const auto& p : plan.problems) out.push_back({p.input, {p.input}, ModelStatus::failed, p.message});
+    for (const auto& p : plan.problems) out.push_back({p.location, {p.location}, ModelStatus::failed, p.reason()});
     for (const auto& m : plan.models) {
         std::vector<std::string> files = all_files(m);
         auto identity = [&m](const std::string& f) { return local_identity(f, digest_of(m, f)); };

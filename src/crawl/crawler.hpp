@@ -10,8 +10,9 @@
 
 #include "catalog/catalog.hpp"
 #include "crawl/outcome.hpp"
-#include "format/header.hpp"
 #include "io/http_fetcher.hpp"
+#include "model/header.hpp"
+#include "model/limits.hpp"
 
 namespace modelcat::crawl {
 
@@ -22,7 +23,7 @@ struct CrawlProgress {
 };
 
 struct CrawlOptions {
-    format::Limits limits;
+    model::Limits limits;
     bool force = false;  // re-read unchanged files too
     unsigned jobs = 16;  // models in flight; local reads in flight on that many threads (at most 8)
     uint64_t first_read_local = 64 << 10;          // local reads are cheap: start small, then read the estimate

@@ -7,7 +7,7 @@
 namespace modelcat::crawl {
 
 struct FileReading {
-    format::FileHeader header;
+    model::FileHeader header;
     uint64_t bytes_read = 0;
     uint64_t requests = 0;
 };

@@ -1,7 +1,7 @@
 #include "crawl/file_record.hpp"
 
 #include "crawl/hub.hpp"
-#include "format/utf8.hpp"
+#include "model/utf8.hpp"
 
 namespace modelcat::crawl {
 
@@ -31,18 +31,18 @@ void record_answer(FileRecord& rec, const io::RangeReply& last, const ListedFile
     rec.identity.stat = last.stat;
     if (last.stat) return;  // a local file: the stat triple is its identity
     // header values come from a server: only valid UTF-8 enters the catalogue (bad bytes as \xNN)
-    rec.identity.etag = format::quote_bytes(last.etag);
+    rec.identity.etag = model::quote_bytes(last.etag);
     rec.identity.sha256 = listed && listed->sha256 ? listed->sha256 : hub_sha256(last);
     rec.identity.xet_hash = listed && listed->xet_hash ? listed->xet_hash : hub_xet_hash(last);
     // a presigned query is a credential for an hour: never stored
     const std::string final_url = last.final_url == rec.location ? last.final_url : without_query(last.final_url);
-    rec.remote = RemoteAnswer{*rec.identity.etag, format::quote_bytes(last.last_modified), format::quote_bytes(final_url),
+    rec.remote = RemoteAnswer{*rec.identity.etag, model::quote_bytes(last.last_modified), model::quote_bytes(final_url),
                               listed ? listed->revision : std::nullopt, last.status};
 }
 
 }  // namespace
 
-FileRecord file_record(const std::string& location, FileRole role, format::FileHeader header, const ReadCost& cost,
+FileRecord file_record(const std::string& location, FileRole role, model::FileHeader header, const ReadCost& cost,
                        const io::RangeReply& last, const ListedFile* listed) {
     FileRecord rec;
     rec.location = location;
@@ -53,8 +53,8 @@ FileRecord file_record(const std::string& location, FileRole role, format::FileH
     return rec;
 }
 
-FileRecord side_record(const std::string& location, FileRole role, format::Format format, const io::RangeReply& reply,
-                       std::vector<format::MetadataEntry> metadata, const ListedFile* listed) {
+FileRecord side_record(const std::string& location, FileRole role, model::Format format, const io::RangeReply& reply,
+                       std::vector<model::MetadataEntry> metadata, const ListedFile* listed) {
     FileRecord rec;
     rec.location = location;
     rec.role = role;

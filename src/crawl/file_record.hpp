@@ -6,8 +6,8 @@
 #include <string>
 
 #include "crawl/outcome.hpp"
-#include "format/header.hpp"
 #include "io/range_reader.hpp"
+#include "model/header.hpp"
 
 namespace modelcat::crawl {
 
@@ -39,7 +39,7 @@ struct ReadCost {
 struct FileRecord {
     std::string location;
     FileRole role = FileRole::data;
-    format::FileHeader header;
+    model::FileHeader header;
     ReadCost cost;
     FileIdentity identity;
     std::optional<RemoteAnswer> remote;
@@ -53,12 +53,12 @@ struct ListedFile {
 };
 
 // The record of a file whose header was parsed from `last` (the final reply).
-FileRecord file_record(const std::string& location, FileRole role, format::FileHeader header, const ReadCost& cost,
+FileRecord file_record(const std::string& location, FileRole role, model::FileHeader header, const ReadCost& cost,
                        const io::RangeReply& last, const ListedFile* listed);
 
 // The record of a side file read whole in `reply` (index.json, config.json, an
 // Ollama manifest), with the metadata it holds.
-FileRecord side_record(const std::string& location, FileRole role, format::Format format, const io::RangeReply& reply,
-                       std::vector<format::MetadataEntry> metadata, const ListedFile* listed);
+FileRecord side_record(const std::string& location, FileRole role, model::Format format, const io::RangeReply& reply,
+                       std::vector<model::MetadataEntry> metadata, const ListedFile* listed);
 
 }  // namespace modelcat::crawl

@@ -4,7 +4,9 @@
 #include <cstring>
 
 #include "format/gguf.hpp"
+#include "format/parse_result.hpp"
 #include "format/safetensors.hpp"
+#include "model/error.hpp"
 
 namespace modelcat::crawl {
 
@@ -67,11 +69,11 @@ std::optional<ByteRange> HeaderAssembler::parse(uint64_t file_size) {
                  : looks_like_safetensors(buf_, file_size, location_) ? &format::parse_safetensors
                                                                       : nullptr;
         if (!parse_)
-            throw format::FormatError(0, "unknown format: neither GGUF magic nor a safetensors header (first bytes " +
+            throw model::FormatError(0, "unknown format: neither GGUF magic nor a safetensors header (first bytes " +
                                              first_bytes(buf_) + ")");
     }
     format::ParseResult r = parse_(buf_, file_size, options_.limits);
-    if (auto* h = std::get_if<format::FileHeader>(&r)) {
+    if (auto* h = std::get_if<model::FileHeader>(&r)) {
         header_ = std::move(*h);
         return std::nullopt;
     }
@@ -79,13 +81,13 @@ std::optional<ByteRange> HeaderAssembler::parse(uint64_t file_size) {
     uint64_t guess = options_.read_generously || more.likely_total == 0 ? more.estimated_total : more.likely_total;
     uint64_t target = std::min(file_size, std::max(more.min_bytes, guess));
     if (target <= buf_.size())  // cannot happen with a correct parser; never loop forever
-        throw format::FormatError(buf_.size(), "parser asked for " + std::to_string(target) + " bytes but already has " +
+        throw model::FormatError(buf_.size(), "parser asked for " + std::to_string(target) + " bytes but already has " +
                                                    std::to_string(buf_.size()));
     make_room(std::min(file_size, std::max(target, more.estimated_total)));
     return ByteRange{buf_.size(), target - buf_.size()};
 }
 
-format::FileHeader read_header(io::ByteSource& source, const HeaderReadOptions& options, io::ByteBuffer* scratch) {
+model::FileHeader read_header(io::ByteSource& source, const HeaderReadOptions& options, io::ByteBuffer* scratch) {
     HeaderAssembler assembler(source.location(), options, scratch);
     std::optional<ByteRange> next = assembler.first_read();
     while (next) {

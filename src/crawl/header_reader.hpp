@@ -9,16 +9,19 @@
 #include <string>
 #include <vector>
 
-#include "format/header.hpp"
+#include "format/parse_result.hpp"
 #include "io/byte_buffer.hpp"
 #include "io/byte_source.hpp"
+#include "model/error.hpp"
+#include "model/header.hpp"
+#include "model/limits.hpp"
 
 namespace modelcat::crawl {
 
 struct HeaderReadOptions {
     uint64_t first_read = 64 << 10;  // local reads are cheap: start small, then read what the parser estimates
     bool read_generously = false;    // aim past the likely header end (each read costs a request), or at it
-    format::Limits limits;
+    model::Limits limits;
 };
 
 struct ByteRange {
@@ -39,7 +42,7 @@ public:
     ByteRange first_read() const { return {0, options_.first_read}; }
     // Appends bytes that start where the previous ones ended; `file_size` is
     // the whole file's. Returns the next range to read, or nullopt when the
-    // header is complete. Throws format::FormatError for a bad header.
+    // header is complete. Throws model::FormatError for a bad header.
     std::optional<ByteRange> add(std::span<const uint8_t> bytes, uint64_t file_size);
     // The same, taking the reply's buffer instead of copying it when it is the first.
     std::optional<ByteRange> add(io::ByteBuffer&& bytes, uint64_t file_size);
@@ -47,10 +50,10 @@ public:
     std::optional<ByteRange> parse(uint64_t file_size);
     io::ByteBuffer& buffer() { return buf_; }
     // The parsed header, once add() returned nullopt.
-    format::FileHeader take() { return std::move(*header_); }
+    model::FileHeader take() { return std::move(*header_); }
 
 private:
-    using Parser = format::ParseResult (*)(std::span<const uint8_t>, uint64_t, const format::Limits&);
+    using Parser = format::ParseResult (*)(std::span<const uint8_t>, uint64_t, const model::Limits&);
     void append(std::span<const uint8_t> bytes);
     void make_room(uint64_t bytes);
     std::string location_;
@@ -58,11 +61,11 @@ private:
     io::ByteBuffer own_;
     io::ByteBuffer& buf_;
     Parser parse_ = nullptr;
-    std::optional<format::FileHeader> header_;
+    std::optional<model::FileHeader> header_;
 };
 
 // Synchronous: drives a HeaderAssembler over a byte source.
-// Throws format::FormatError (bad header) or io::IoError (could not read).
-format::FileHeader read_header(io::ByteSource& source, const HeaderReadOptions& options, io::ByteBuffer* scratch = nullptr);
+// Throws model::FormatError (bad header) or io::IoError (could not read).
+model::FileHeader read_header(io::ByteSource& source, const HeaderReadOptions& options, io::ByteBuffer* scratch = nullptr);
 
 }  // namespace modelcat::crawl

@@ -7,8 +7,8 @@
 #include <set>
 #include <system_error>
 
-#include "format/utf8.hpp"
 #include "io/file_stat.hpp"
+#include "model/utf8.hpp"
 
 namespace fs = std::filesystem;
 
@@ -21,7 +21,7 @@ const std::string kPathNotUtf8 = "path is not valid UTF-8 (shown with \\xNN); no
 
 // Why a path found or given cannot be read as a model file, if it cannot.
 std::optional<std::string> unusable(const std::string& path) {
-    if (format::first_invalid_utf8(path)) return kPathNotUtf8;
+    if (model::first_invalid_utf8(path)) return kPathNotUtf8;
     return io::not_a_regular_file(path);
 }
 
@@ -44,22 +44,22 @@ std::string trim(const std::string& s) {
 // regular file (pipe, socket, device, dangling symlink, symlink loop) is a
 // problem with its reason. Directory symlinks are not followed, so loops end.
 template <typename Add>
-void walk_directory(const std::string& dir, std::vector<InputProblem>& problems, Add add) {
+void walk_directory(const std::string& dir, std::vector<model::Failure>& problems, Add add) {
     std::error_code ec;
     std::vector<fs::path> found;
-    std::vector<InputProblem> unreadable;
+    std::vector<model::Failure> unreadable;
     fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
     for (; !ec && it != end; it.increment(ec)) {
         if (!is_model_file(it->path())) continue;
         std::error_code dir_ec;
         if (it->is_directory(dir_ec)) continue;  // a folder named like a model: walked, not read
         if (auto why = unusable(it->path().string()))
-            unreadable.push_back({format::quote_bytes(fs::absolute(it->path()).lexically_normal().string()), *why});
+            unreadable.push_back({.location = model::quote_bytes(fs::absolute(it->path()).lexically_normal().string()), .message = *why});
         else
             found.push_back(it->path());
     }
-    if (ec) problems.push_back({dir, "cannot walk directory: " + ec.message()});
-    std::sort(unreadable.begin(), unreadable.end(), [](const auto& a, const auto& b) { return a.input < b.input; });
+    if (ec) problems.push_back({.location = dir, .message = "cannot walk directory: " + ec.message()});
+    std::sort(unreadable.begin(), unreadable.end(), [](const auto& a, const auto& b) { return a.location < b.location; });
     problems.insert(problems.end(), unreadable.begin(), unreadable.end());
     std::sort(found.begin(), found.end());
     for (const auto& p : found) add(p);
@@ -67,9 +67,9 @@ void walk_directory(const std::string& dir, std::vector<InputProblem>& problems,
 
 }  // namespace
 
-std::optional<InputProblem> non_utf8_path(const std::string& path) {
-    if (!format::first_invalid_utf8(path)) return std::nullopt;
-    return InputProblem{format::quote_bytes(path), kPathNotUtf8};
+std::optional<model::Failure> non_utf8_path(const std::string& path) {
+    if (!model::first_invalid_utf8(path)) return std::nullopt;
+    return model::Failure{.location = model::quote_bytes(path), .message = kPathNotUtf8};
 }
 
 std::vector<std::string> read_input_list(std::istream& in) {
@@ -93,14 +93,14 @@ ExpandedInputs expand_inputs(const std::vector<std::string>& given) {
         const std::string input = inputs[i];
         std::error_code ec;
         fs::file_status st = fs::status(input, ec);
-        if (format::first_invalid_utf8(input)) {
-            r.problems.push_back({format::quote_bytes(input), kPathNotUtf8});
+        if (model::first_invalid_utf8(input)) {
+            r.problems.push_back({.location = model::quote_bytes(input), .message = kPathNotUtf8});
         } else if (ec || !fs::exists(st)) {
-            r.problems.push_back({input, io::not_a_regular_file(input).value_or("no such file or directory")});
+            r.problems.push_back({.location = input, .message = io::not_a_regular_file(input).value_or("no such file or directory")});
         } else if (fs::is_directory(st)) {
             walk_directory(input, r.problems, add);
         } else if (auto why = unusable(input)) {
-            r.problems.push_back({input, *why});
+            r.problems.push_back({.location = input, .message = *why});
         } else if (is_input_list(input)) {
             if (!lists_read.insert(fs::absolute(input).lexically_normal().string()).second) continue;  // a list that names itself
             std::ifstream in(input);

@@ -6,20 +6,17 @@
 #include <string>
 #include <vector>
 
-namespace modelcat::crawl {
+#include "model/error.hpp"
 
-struct InputProblem {
-    std::string input;
-    std::string message;
-};
+namespace modelcat::crawl {
 
 struct ExpandedInputs {
     std::vector<std::string> files;      // absolute paths as given (symlinks not resolved), de-duplicated
-    std::vector<InputProblem> problems;  // inputs that name nothing readable
+    std::vector<model::Failure> problems;  // inputs that name nothing readable
 };
 
 // The problem with a path whose name is not valid UTF-8 (the catalogue's text is), if it is not.
-std::optional<InputProblem> non_utf8_path(const std::string& path);
+std::optional<model::Failure> non_utf8_path(const std::string& path);
 
 // Reads a --list file: one input per line; blank lines and '#' comments skipped.
 std::vector<std::string> read_input_list(std::istream& in);

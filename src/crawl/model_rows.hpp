@@ -4,12 +4,12 @@
 #include <string>
 #include <vector>
 
-#include "catalog/rows.hpp"
 #include "crawl/file_record.hpp"
+#include "model/rows.hpp"
 
 namespace modelcat::crawl {
 
 // `files`: data files in model order, then the index and config.json.
-catalog::ModelRows derive_model_rows(const std::string& name, const std::vector<FileRecord>& files);
+model::ModelRows derive_model_rows(const std::string& name, const std::vector<FileRecord>& files);
 
 }  // namespace modelcat::crawl

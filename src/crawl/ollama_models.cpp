@@ -1,7 +1,8 @@
 #include "crawl/ollama_models.hpp"
 
-#include "format/header.hpp"
 #include "format/json_text.hpp"
+#include "model/error.hpp"
+#include "model/header.hpp"
 
 namespace modelcat::crawl {
 
@@ -18,7 +19,7 @@ ModelPlan layer_model(const format::OllamaLayer& layer, const std::string& role,
     m.name = ollama_name(tag) + (role == "model" ? "" : "#" + role);
     m.data_files = {location};
     m.digests[location] = hex_of(layer.digest);
-    catalog::StoreNameRow n;
+    model::StoreNameRow n;
     n.store = "ollama";
     n.root = tag.root;
     n.name = ollama_name(tag);
@@ -57,7 +58,7 @@ std::vector<ModelPlan> ollama_models(const std::vector<format::OllamaLayer>& lay
         manifest.layers_json += ",\"digest\":\"" + l.digest + "\",\"size\":" + std::to_string(l.size) + "}";
     }
     if (out.empty() || out.front().names.front().role != "model")
-        throw format::FormatError::at_json_path("layers", "manifest has no application/vnd.ollama.image.model layer");
+        throw model::FormatError::at_json_path("layers", "manifest has no application/vnd.ollama.image.model layer");
     manifest.layers_json += ']';
     out.front().manifests.push_back(std::move(manifest));
     return out;

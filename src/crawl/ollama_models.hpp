@@ -9,6 +9,7 @@
 
 #include "crawl/plan.hpp"
 #include "format/ollama_manifest.hpp"
+#include "model/error.hpp"
 
 namespace modelcat::crawl {
 
@@ -23,7 +24,7 @@ struct OllamaTag {
 // library/llama3.1:8b for registry.ollama.ai; hf.co/owner/repo:tag elsewhere.
 std::string ollama_name(const OllamaTag& t);
 
-// Throws format::FormatError when the manifest has no model layer.
+// Throws model::FormatError when the manifest has no model layer.
 std::vector<ModelPlan> ollama_models(const std::vector<format::OllamaLayer>& layers, const OllamaTag& tag,
                                      const std::function<std::string(const format::OllamaLayer&)>& blob_location);
 

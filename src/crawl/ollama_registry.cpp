@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "format/utf8.hpp"
+#include "model/utf8.hpp"
 
 namespace modelcat::crawl {
 
@@ -18,7 +18,7 @@ bool names_a_registry(const std::string& part) {
 
 bool plain_component(const std::string& s) {
     return !s.empty() && s != "." && s != ".." && s.find_first_of("?#%\\ ") == std::string::npos &&
-           !format::first_invalid_utf8(s);
+           !model::first_invalid_utf8(s);
 }
 
 }  // namespace

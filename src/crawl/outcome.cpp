@@ -13,10 +13,4 @@ const char* status_name(ModelStatus s) {
     return "?";
 }
 
-std::string Failure::reason() const { return json_path.empty() ? message : "at " + json_path + ": " + message; }
-
-std::string Failure::describe() const {
-    return location + (offset ? ": offset " + std::to_string(*offset) : std::string()) + ": " + reason();
-}
-
 }  // namespace modelcat::crawl

@@ -8,8 +8,9 @@
 #include "crawl/model_checks.hpp"
 #include "crawl/model_rows.hpp"
 #include "format/checkpoint.hpp"
-#include "format/utf8.hpp"
 #include "io/io_error.hpp"
+#include "model/error.hpp"
+#include "model/utf8.hpp"
 
 namespace modelcat::crawl {
 
@@ -32,15 +33,15 @@ const ManifestFile* manifest_of(const ModelPlan& plan, const std::string& locati
 }
 
 // A text layer as one metadata value (the file's own text; invalid UTF-8 escaped, with a warning).
-void add_layer_text(const TextLayer& layer, const io::RangeReply& reply, format::FileHeader& h) {
+void add_layer_text(const TextLayer& layer, const io::RangeReply& reply, model::FileHeader& h) {
     if (reply.body.size() > kMaxLayerBytes) {
         h.warnings.push_back({0, "ollama " + layer.kind + " layer is over the " + std::to_string(kMaxLayerBytes) +
                                      "-byte cap: listed in ollama.layers, its text not stored"});
         return;
     }
-    format::MetadataEntry e{"ollama." + layer.kind, format::ValueType::string,
+    model::MetadataEntry e{"ollama." + layer.kind, model::ValueType::string,
                             std::string(reply.body.begin(), reply.body.end()), 0};
-    if (auto w = format::escape_string_value(e)) h.warnings.push_back(*w);
+    if (auto w = model::escape_string_value(e)) h.warnings.push_back(*w);
     h.metadata.push_back(std::move(e));
 }
 
@@ -60,8 +61,8 @@ struct ModelPipeline::Job {
     size_t pending = 0;
     bool known = false, finished = false;
     ModelOutcome outcome;
-    std::optional<catalog::ModelRows> rows;  // what derive() made of the files, to be written
-    std::optional<Failure> failure;          // or why they are not one model
+    std::optional<model::ModelRows> rows;  // what derive() made of the files, to be written
+    std::optional<model::Failure> failure;          // or why they are not one model
 };
 
 struct ModelPipeline::FileRead {
@@ -71,7 +72,7 @@ struct ModelPipeline::FileRead {
     HeaderAssembler assembler;
     io::RangeReply last;                       // the latest reply; its bytes go to the assembler
     std::optional<ByteRange> next;             // what parse() asks to read next, if anything
-    std::optional<format::FormatError> error;  // or what it found wrong
+    std::optional<model::FormatError> error;  // or what it found wrong
     size_t index;
     bool restarted;
     ReadCost cost;
@@ -242,7 +243,7 @@ void ModelPipeline::on_range(const JobPtr& job, const std::shared_ptr<FileRead>&
 void ModelPipeline::FileRead::parse() {
     try {
         next = last.appended ? assembler.parse(*last.total_size) : assembler.add(std::move(last.body), *last.total_size);
-    } catch (const format::FormatError& e) {
+    } catch (const model::FormatError& e) {
         error = e;
     }
 }
@@ -250,7 +251,7 @@ void ModelPipeline::FileRead::parse() {
 void ModelPipeline::parsed(const JobPtr& job, const std::shared_ptr<FileRead>& fr) {
     if (job->finished) return;
     const std::string& location = job->files[fr->index];
-    if (fr->error) return fail(job, {location, fr->error->offset(), fr->error->json_path(), fr->error->what()});
+    if (fr->error) return fail(job, fr->error->failure(location));
     if (fr->next) return read_range(job, fr, *fr->next);
     io::RangeReply& reply = fr->last;
     if (reply.first_hop.empty()) reply.first_hop = fr->first_hop;  // identity headers came with the redirect
@@ -280,23 +281,23 @@ void ModelPipeline::side_file_done(const JobPtr& job, size_t index, const io::Ra
     const std::string& location = job->files[index];
     if (!reply.ok()) return fail(job, {location, std::nullopt, "", failure_message(reply, sends_token(reply.location))});
     if (const ManifestFile* m = manifest_of(job->plan, location))
-        return read_layers(job, index, *m, side_record(location, FileRole::manifest, format::Format::json, reply, {}, listing(location)));
+        return read_layers(job, index, *m, side_record(location, FileRole::manifest, model::Format::json, reply, {}, listing(location)));
     const bool is_index = job->plan.index && location == *job->plan.index;
-    std::vector<format::MetadataEntry> metadata;
+    std::vector<model::MetadataEntry> metadata;
     try {
         if (is_index) metadata = job->plan.parsed_index->metadata;
         else metadata = format::parse_model_config(reply.body);
-    } catch (const format::FormatError& e) {
-        return fail(job, {location, e.offset(), e.json_path(), e.what()});
+    } catch (const model::FormatError& e) {
+        return fail(job, e.failure(location));
     }
     const FileRole role = is_index ? FileRole::index : FileRole::config;
-    file_done(job, index, side_record(location, role, format::Format::json, reply, std::move(metadata), listing(location)));
+    file_done(job, index, side_record(location, role, model::Format::json, reply, std::move(metadata), listing(location)));
 }
 
 // A manifest's text layers, each read up to one byte past the cap: the manifest's record holds them.
 void ModelPipeline::read_layers(const JobPtr& job, size_t index, const ManifestFile& manifest, FileRecord record) {
     auto rec = std::make_shared<FileRecord>(std::move(record));
-    rec->header.metadata.push_back({"ollama.layers", format::ValueType::string, manifest.layers_json, 0});
+    rec->header.metadata.push_back({"ollama.layers", model::ValueType::string, manifest.layers_json, 0});
     auto pending = std::make_shared<size_t>(manifest.layers.size());
     if (*pending == 0) return file_done(job, index, std::move(*rec));
     for (const TextLayer& layer : manifest.layers)
@@ -329,8 +330,8 @@ void ModelPipeline::Job::derive() {
     for (auto& r : read) files.push_back(std::move(*r));
     try {
         check_model_files(plan, std::span(files).first(plan.data_files.size()));
-    } catch (const ModelError& e) {
-        failure = Failure{e.location, e.offset, e.json_path, e.what()};
+    } catch (const model::FormatError& e) {
+        failure = e.failure();
         return;
     }
     outcome.files = files.size();
@@ -345,7 +346,7 @@ void ModelPipeline::store(const JobPtr& job) {
     done(job);
 }
 
-void ModelPipeline::fail(const JobPtr& job, Failure failure) {
+void ModelPipeline::fail(const JobPtr& job, model::Failure failure) {
     if (job->finished) return;
     if (job->plan.data_files.size() > 1) failure.message = "model '" + job->plan.name + "': " + failure.message;
     catalog_.record_error(crawl_id_, failure.location, failure.offset, failure.reason());

@@ -16,13 +16,14 @@
 #include "crawl/header_reader.hpp"
 #include "crawl/outcome.hpp"
 #include "crawl/plan.hpp"
-#include "format/header.hpp"
 #include "io/range_reader.hpp"
+#include "model/header.hpp"
+#include "model/limits.hpp"
 
 namespace modelcat::crawl {
 
 struct PipelineOptions {
-    format::Limits limits;
+    model::Limits limits;
     uint64_t first_read_gguf = 64 << 10;         // a GGUF's first read; then what the parser estimates
     uint64_t first_read_safetensors = 64 << 10;  // a safetensors file's first read
     bool read_generously = false;                // remote: a third request costs more than extra bytes
@@ -73,7 +74,7 @@ private:
     void file_done(const JobPtr& job, size_t index, FileRecord record);
     void finish(const JobPtr& job);
     void store(const JobPtr& job);
-    void fail(const JobPtr& job, Failure failure);
+    void fail(const JobPtr& job, model::Failure failure);
     void done(const JobPtr& job);
     io::RangeRequest request(const std::string& location, uint64_t offset, uint64_t length) const;
     bool sends_token(const std::string& url) const;

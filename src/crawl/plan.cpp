@@ -33,7 +33,7 @@ ModelPlan checkpoint_plan(const std::string& index_location, const Locator& loca
 
 }  // namespace
 
-CrawlPlan plan_crawl(const std::vector<std::string>& files, std::vector<InputProblem> problems, const Locator& locator) {
+CrawlPlan plan_crawl(const std::vector<std::string>& files, std::vector<model::Failure> problems, const Locator& locator) {
     CrawlPlan plan;
     plan.problems = std::move(problems);
     std::set<std::string> claimed;
@@ -53,7 +53,7 @@ CrawlPlan plan_crawl(const std::vector<std::string>& files, std::vector<InputPro
         try {
             add(checkpoint_plan(idx, locator));
         } catch (const std::exception& e) {
-            plan.problems.push_back({idx, e.what()});
+            plan.problems.push_back({.location = idx, .message = e.what()});
         }
     }
     std::set<std::string> splits_seen;

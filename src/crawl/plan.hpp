@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "catalog/rows.hpp"
 #include "crawl/inputs.hpp"
 #include "crawl/locator.hpp"
 #include "format/checkpoint.hpp"
+#include "model/rows.hpp"
 
 namespace modelcat::crawl {
 
@@ -41,16 +41,16 @@ struct ModelPlan {
     std::vector<ManifestFile> manifests;       // Ollama: the tags whose model layer this is
     // Stores: every name the store gives this model, and the digest that names
     // each blob file (trusted by name as its identity; nothing is hashed).
-    std::vector<catalog::StoreNameRow> names;
+    std::vector<model::StoreNameRow> names;
     std::map<std::string, std::string> digests;
 };
 
 struct CrawlPlan {
     std::vector<ModelPlan> models;
-    std::vector<InputProblem> problems;  // inputs or indexes that could not be planned
+    std::vector<model::Failure> problems;  // inputs or indexes that could not be planned
 };
 
-CrawlPlan plan_crawl(const std::vector<std::string>& files, std::vector<InputProblem> problems, const Locator& locator);
+CrawlPlan plan_crawl(const std::vector<std::string>& files, std::vector<model::Failure> problems, const Locator& locator);
 
 }  // namespace modelcat::crawl
 

@@ -11,6 +11,7 @@
 #include "format/hub_listing.hpp"
 #include "format/ollama_manifest.hpp"
 #include "io/io_error.hpp"
+#include "model/error.hpp"
 
 namespace modelcat::crawl {
 
@@ -60,7 +61,7 @@ private:
     std::string endpoint_;
     const std::function<bool(const std::string&)>& sends_token_;
     RemotePlan out_;
-    std::vector<InputProblem> problems_;
+    std::vector<model::Failure> problems_;
     std::vector<ModelPlan> ollama_;  // models of the registry tags asked for
     std::map<std::string, ListedFile> ollama_blobs_;  // their blobs, known from the manifests
 };
@@ -68,7 +69,7 @@ private:
 void RemotePlanner::list_hub(const HubInput& hub, const std::string& url) {
     reader_.submit(whole(url), [this, hub](io::RangeReply reply) {
         count(reply);
-        if (!reply.ok()) return problems_.push_back({hub.input, failure_message(reply, sends_token_(reply.location))});
+        if (!reply.ok()) return problems_.push_back({.location = hub.input, .message = failure_message(reply, sends_token_(reply.location))});
         add_listing(hub, reply);
     });
 }
@@ -77,9 +78,10 @@ void RemotePlanner::add_listing(const HubInput& hub, const io::RangeReply& reply
     std::vector<format::HubFile> files;
     try {
         files = format::parse_hub_listing(reply.body);
-    } catch (const format::FormatError& e) {
-        std::string at = e.json_path().empty() ? "" : "at " + e.json_path() + ": ";
-        return problems_.push_back({hub.input, at + e.what() + ": " + reply.location});
+    } catch (const model::FormatError& e) {
+        model::Failure problem = e.failure(hub.input);
+        problem.message += ": " + reply.location;
+        return problems_.push_back(std::move(problem));
     }
     const std::string pinned = hub_commit(reply).value_or(hub.revision);
     for (const auto& f : files) {
@@ -106,7 +108,7 @@ void RemotePlanner::fetch_json(const std::string& url, bool optional) {
 void RemotePlanner::fetch_manifest(const OllamaRef& ref) {
     reader_.submit(whole(ollama_manifest_url(ref)), [this, ref](io::RangeReply reply) {
         count(reply);
-        if (!reply.ok()) return problems_.push_back({ref.input, failure_message(reply, false)});
+        if (!reply.ok()) return problems_.push_back({.location = ref.input, .message = failure_message(reply, false)});
         add_manifest(ref, reply);
     });
 }
@@ -123,9 +125,10 @@ void RemotePlanner::add_manifest(const OllamaRef& ref, const io::RangeReply& rep
         };
         for (auto& m : ollama_models(layers, tag, blob)) ollama_.push_back(std::move(m));
         out_.known.fetched[tag.manifest] = reply;  // the model's manifest file: not fetched again
-    } catch (const format::FormatError& e) {
-        std::string at = e.json_path().empty() ? "" : "at " + e.json_path() + ": ";
-        problems_.push_back({ref.input, at + e.what() + ": " + reply.location});
+    } catch (const model::FormatError& e) {
+        model::Failure problem = e.failure(ref.input);
+        problem.message += ": " + reply.location;
+        problems_.push_back(std::move(problem));
     }
 }
 
@@ -134,12 +137,12 @@ RemotePlan RemotePlanner::plan(const std::vector<std::string>& inputs) {
     for (const auto& in : inputs) {
         if (in.starts_with("ollama://")) {
             if (auto ref = parse_ollama_input(in)) fetch_manifest(*ref);
-            else problems_.push_back({in, "not an ollama://[registry/]namespace/model[:tag] input"});
+            else problems_.push_back({.location = in, .message = "not an ollama://[registry/]namespace/model[:tag] input"});
         } else if (auto hub = parse_hub_input(in)) {
             out_.gone_scopes.push_back(endpoint_ + "/" + hub->repo + "/resolve/" + hub->revision);
             list_hub(*hub, hub_listing_url(endpoint_, *hub));
         } else if (in.starts_with("hf://")) {
-            problems_.push_back({in, "not an hf://owner/repo[@revision][/glob] input"});
+            problems_.push_back({.location = in, .message = "not an hf://owner/repo[@revision][/glob] input"});
         } else {
             urls.push_back(in);
         }
@@ -165,7 +168,7 @@ RemotePlan RemotePlanner::plan(const std::vector<std::string>& inputs) {
             continue;
         }
         locator.exist.erase(it->first);
-        problems_.push_back({it->first, failure_message(it->second, sends_token_(it->second.location))});
+        problems_.push_back({.location = it->first, .message = failure_message(it->second, sends_token_(it->second.location))});
         it = out_.known.fetched.erase(it);
     }
     std::vector<std::string> files;

@@ -80,7 +80,7 @@ std::string snapshot_name(const Repo& repo, const fs::path& snap, const ModelPla
 
 // The plan with every link replaced by its blob, and the name it has in this snapshot.
 void to_blobs(ModelPlan& m, const Repo& repo, const fs::path& snap, const std::string& root) {
-    catalog::StoreNameRow n;
+    model::StoreNameRow n;
     n.store = "hf_cache";
     n.root = root;
     n.name = m.name = snapshot_name(repo, snap, m);

@@ -14,7 +14,7 @@ StorePlan plan_lmstudio(const std::string& root) {
     out.problems = std::move(plan.problems);
     for (auto& m : plan.models) {
         const fs::path rel = fs::path(model_path(m)).lexically_relative(root);
-        catalog::StoreNameRow n;
+        model::StoreNameRow n;
         n.store = "lmstudio";
         n.root = root;
         n.name = m.name = rel.string();

@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "crawl/inputs.hpp"
 #include "crawl/locator.hpp"
 #include "crawl/ollama_models.hpp"
-#include "crawl/inputs.hpp"
 #include "crawl/stores.hpp"
-#include "format/header.hpp"
 #include "io/file_stat.hpp"
+#include "model/error.hpp"
+#include "model/header.hpp"
 
 namespace fs = std::filesystem;
 
@@ -16,17 +17,17 @@ namespace modelcat::crawl {
 
 namespace {
 
-std::vector<fs::path> manifest_files(const fs::path& dir, std::vector<InputProblem>& problems) {
+std::vector<fs::path> manifest_files(const fs::path& dir, std::vector<model::Failure>& problems) {
     std::vector<fs::path> out;
     std::error_code ec;
     for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         std::error_code e;
         if (it->is_directory(e)) continue;
         if (auto p = non_utf8_path(it->path().string())) problems.push_back(*p);
-        else if (auto why = io::not_a_regular_file(it->path().string())) problems.push_back({it->path().string(), *why});
+        else if (auto why = io::not_a_regular_file(it->path().string())) problems.push_back({.location = it->path().string(), .message = *why});
         else out.push_back(it->path());
     }
-    if (ec) problems.push_back({dir.string(), "cannot walk directory: " + ec.message()});
+    if (ec) problems.push_back({.location = dir.string(), .message = "cannot walk directory: " + ec.message()});
     std::sort(out.begin(), out.end());
     return out;
 }
@@ -49,7 +50,7 @@ void add_tag(const OllamaTag& tag, const std::string& root, StorePlan& out) {
         for (const auto& f : all_files(m))
             if (io::not_a_regular_file(f)) missing = f;
         if (missing.empty()) out.models.push_back(std::move(m));
-        else out.problems.push_back({tag.manifest, ollama_name(tag) + ": its blob " + missing + " is missing"});
+        else out.problems.push_back({.location = tag.manifest, .message = ollama_name(tag) + ": its blob " + missing + " is missing"});
     }
 }
 
@@ -61,16 +62,15 @@ StorePlan plan_ollama_store(const std::string& root) {
     for (const auto& f : manifest_files(manifests, out.problems)) {
         auto tag = tag_of(f, manifests, root);
         if (!tag) {
-            out.problems.push_back({f.string(), "not a manifest: expected manifests/REGISTRY/NAMESPACE/MODEL/TAG"});
+            out.problems.push_back({.location = f.string(), .message = "not a manifest: expected manifests/REGISTRY/NAMESPACE/MODEL/TAG"});
             continue;
         }
         try {
             add_tag(*tag, root, out);
-        } catch (const format::FormatError& e) {
-            std::string at = e.json_path().empty() ? "" : "at " + e.json_path() + ": ";
-            out.problems.push_back({f.string(), at + e.what()});
+        } catch (const model::FormatError& e) {
+            out.problems.push_back(e.failure(f.string()));
         } catch (const std::exception& e) {
-            out.problems.push_back({f.string(), e.what()});
+            out.problems.push_back({.location = f.string(), .message = e.what()});
         }
     }
     return out;

@@ -133,7 +133,7 @@ StorePlan plan_stores(const std::vector<std::string>& inputs) {
         auto in = parse_store_input(input);
         if (!in) continue;
         if (!is_dir(in->root)) {
-            out.problems.push_back({input, "no store at " + in->root + " (not a folder)"});
+            out.problems.push_back({.location = input, .message = "no store at " + in->root + " (not a folder)"});
             continue;
         }
         out.roots.push_back(in->root);

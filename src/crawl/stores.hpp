@@ -19,7 +19,7 @@ bool is_store_input(const std::string& input);
 
 struct StorePlan {
     std::vector<ModelPlan> models;
-    std::vector<InputProblem> problems;
+    std::vector<model::Failure> problems;
     std::vector<std::string> roots;  // the stores' folders: names under them not found again are gone
 };
 

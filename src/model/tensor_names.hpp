@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace modelcat::format {
+namespace modelcat::model {
 
 struct TensorName {
     std::optional<uint32_t> layer;
@@ -16,4 +16,4 @@ struct TensorName {
 
 TensorName split_tensor_name(std::string_view name);
 
-}  // namespace modelcat::format
+}  // namespace modelcat::model

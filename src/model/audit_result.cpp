@@ -1,8 +1,8 @@
-#include "catalog/audit_rows.hpp"
+#include "model/audit_result.hpp"
 
 #include <algorithm>
 
-namespace modelcat::catalog {
+namespace modelcat::model {
 
 const char* verdict_name(Verdict v) {
     switch (v) {
@@ -28,4 +28,4 @@ bool AuditResult::passed() const {
     return std::none_of(tensors.begin(), tensors.end(), [](const TensorResult& t) { return is_failure(t.verdict); });
 }
 
-}  // namespace modelcat::catalog
+}  // namespace modelcat::model

@@ -1,10 +1,10 @@
-#include "format/content_hash.hpp"
+#include "model/content_hash.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 
-namespace modelcat::format {
+namespace modelcat::model {
 
 namespace {
 
@@ -73,4 +73,4 @@ std::string hex64(uint64_t v) {
     return buf;
 }
 
-}  // namespace modelcat::format
+}  // namespace modelcat::model

@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "format/header.hpp"
+#include "model/header.hpp"
 
-namespace modelcat::catalog {
+namespace modelcat::model {
 
 struct TensorRow {
     std::string name;
@@ -40,9 +40,9 @@ struct FileRow {
     std::optional<std::string> header_hash;
     std::optional<std::string> etag, last_modified, sha256, xet_hash, final_url, revision;
     std::optional<int64_t> http_status, resolver_calls, storage_reads;  // remote files: requests by Hub budget
-    std::vector<format::MetadataEntry> metadata;
+    std::vector<model::MetadataEntry> metadata;
     std::vector<TensorRow> tensors;
-    std::vector<format::Warning> warnings;
+    std::vector<model::Warning> warnings;
     // GGUF files: why ggml's reader would refuse it (check, reason); empty when it would read it.
     std::optional<std::vector<std::pair<std::string, std::string>>> ggml_refusals;
     std::optional<std::string> tensor_index_hash, metadata_hash;  // data files (schema/012_stores.sql)
@@ -62,7 +62,7 @@ struct ModelRow {
     std::optional<int64_t> file_type;
     int64_t tensor_count = 0, kv_count = 0, params = 0, file_bytes = 0, header_bytes = 0;
     std::string policy_hash, shape_hash;
-    std::optional<format::MetadataValue> block_count;  // <architecture>.block_count as the file holds it
+    std::optional<model::MetadataValue> block_count;  // <architecture>.block_count as the file holds it
     std::optional<int64_t> majority_type_id;
     std::optional<std::string> majority_type_name;
     std::string census;  // quant_summary's census string
@@ -109,4 +109,4 @@ struct ModelRows {
     std::vector<PolicyRow> policy;
 };
 
-}  // namespace modelcat::catalog
+}  // namespace modelcat::model

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace modelcat::catalog {
+namespace modelcat::model {
 
 enum class Verdict {
     exact, within_tolerance, mismatch, generated_ok, generated_mismatch, generated_unchecked,
@@ -36,4 +36,4 @@ struct AuditResult {
     bool passed() const;
 };
 
-}  // namespace modelcat::catalog
+}  // namespace modelcat::model

@@ -1,4 +1,4 @@
-#include "format/ggml_compat.hpp"
+#include "model/ggml_compat.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -6,9 +6,9 @@
 #include <set>
 #include <string_view>
 
-#include "format/ggml_types.hpp"
+#include "model/ggml_types.hpp"
 
-namespace modelcat::format {
+namespace modelcat::model {
 
 namespace {
 
@@ -119,4 +119,4 @@ std::vector<GgmlRefusal> ggml_refusals(const FileHeader& h) {
     return out;
 }
 
-}  // namespace modelcat::format
+}  // namespace modelcat::model

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "format/header.hpp"
+#include "model/header.hpp"
 
-namespace modelcat::format {
+namespace modelcat::model {
 
 enum class ModelKind { model, mmproj, adapter, imatrix, vocab, unknown };
 const char* kind_name(ModelKind k);  // model mmproj adapter imatrix vocab unknown
@@ -22,4 +22,4 @@ const char* kind_name(ModelKind k);  // model mmproj adapter imatrix vocab unkno
 //  7. anything else: unknown.
 ModelKind classify_model(const std::vector<const FileHeader*>& data_files);
 
-}  // namespace modelcat::format
+}  // namespace modelcat::model

@@ -3,10 +3,10 @@
 // and the metadata (same keys and values?), each a ContentHash.
 #include <cstdint>
 
-#include "format/content_hash.hpp"
-#include "format/header.hpp"
+#include "model/content_hash.hpp"
+#include "model/header.hpp"
 
-namespace modelcat::format {
+namespace modelcat::model {
 
 // Adds every tensor's (name, type, dims, offset) in file order: equal for two
 // files whose data sections are laid out alike, whatever their metadata.
@@ -16,4 +16,4 @@ void hash_tensor_index(const FileHeader& h, ContentHash& hash);
 // hash), in key order so that a reordered header hashes the same.
 uint64_t metadata_hash(const FileHeader& h);
 
-}  // namespace modelcat::format
+}  // namespace modelcat::model

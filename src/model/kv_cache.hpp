@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <optional>
 
-#include "format/header.hpp"
+#include "model/header.hpp"
 
-namespace modelcat::format {
+namespace modelcat::model {
 
 struct KvCacheEstimate {
     uint64_t full_bytes_per_1k = 0;  // layers that attend over the whole context
@@ -25,4 +25,4 @@ struct KvCacheEstimate {
 // counts as full, which never underestimates. nullopt without block_count or heads.
 std::optional<KvCacheEstimate> estimate_kv_cache(const FileHeader& h);
 
-}  // namespace modelcat::format
+}  // namespace modelcat::model

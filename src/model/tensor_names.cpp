@@ -1,9 +1,9 @@
-#include "format/tensor_names.hpp"
+#include "model/tensor_names.hpp"
 
 #include <array>
 #include <charconv>
 
-namespace modelcat::format {
+namespace modelcat::model {
 
 TensorName split_tensor_name(std::string_view name) {
     static constexpr std::array<std::string_view, 2> kPrefixes{"blk.", "model.layers."};
@@ -18,4 +18,4 @@ TensorName split_tensor_name(std::string_view name) {
     return {std::nullopt, std::string(name)};
 }
 
-}  // namespace modelcat::format
+}  // namespace modelcat::model

@@ -6,7 +6,16 @@
 #include <string>
 #include <string_view>
 
-namespace modelcat::format {
+namespace modelcat::model {
+
+// A type's id by its name, from ggml_types.def: GgmlTypeId::Q4_K is 12. Code
+// that names a type uses these, so that no other file lists type ids.
+enum class GgmlTypeId : uint32_t {
+#define X(id, name, block, size) name = id,
+#include "model/ggml_types.def"
+#undef X
+};
+constexpr uint32_t id_of(GgmlTypeId t) { return static_cast<uint32_t>(t); }
 
 struct GgmlType {
     uint32_t id;
@@ -29,4 +38,4 @@ std::string ggml_type_name(uint32_t id);
 // n_elements is not a whole number of blocks or the size overflows 64 bits.
 std::optional<uint64_t> ggml_expected_bytes(uint32_t id, uint64_t n_elements);
 
-}  // namespace modelcat::format
+}  // namespace modelcat::model

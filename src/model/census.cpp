@@ -1,9 +1,9 @@
-#include "format/census.hpp"
+#include "model/census.hpp"
 
 #include <algorithm>
 #include <map>
 
-namespace modelcat::format {
+namespace modelcat::model {
 
 std::vector<CensusEntry> census(const std::vector<const TensorInfo*>& tensors) {
     std::map<std::string, CensusEntry> by_type;
@@ -40,4 +40,4 @@ std::string census_string(const std::vector<CensusEntry>& entries) {
     return s;
 }
 
-}  // namespace modelcat::format
+}  // namespace modelcat::model

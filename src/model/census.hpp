@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "format/header.hpp"
+#include "model/header.hpp"
 
-namespace modelcat::format {
+namespace modelcat::model {
 
 struct CensusEntry {
     std::optional<uint32_t> type_id;  // none for safetensors dtypes
@@ -23,4 +23,4 @@ std::vector<CensusEntry> census(const std::vector<TensorInfo>& tensors);
 // "12:193 14:33 0:66" (GGUF ids) or "BF16:291" (dtypes), in census order.
 std::string census_string(const std::vector<CensusEntry>& entries);
 
-}  // namespace modelcat::format
+}  // namespace modelcat::model

@@ -1,11 +1,11 @@
-#include "format/header_hashes.hpp"
+#include "model/header_hashes.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <string_view>
 #include <vector>
 
-namespace modelcat::format {
+namespace modelcat::model {
 
 namespace {
 
@@ -56,4 +56,4 @@ uint64_t metadata_hash(const FileHeader& h) {
     return hash.digest();
 }
 
-}  // namespace modelcat::format
+}  // namespace modelcat::model

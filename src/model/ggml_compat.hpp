@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "format/header.hpp"
+#include "model/header.hpp"
 
-namespace modelcat::format {
+namespace modelcat::model {
 
 struct GgmlRefusal {
     std::string check;   // version, byte_order, duplicate_key, nested_array, name_length, duplicate_name,
@@ -20,4 +20,4 @@ struct GgmlRefusal {
 // Only GGUF headers are checked (safetensors and JSON give an empty list).
 std::vector<GgmlRefusal> ggml_refusals(const FileHeader& h);
 
-}  // namespace modelcat::format
+}  // namespace modelcat::model

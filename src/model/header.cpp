@@ -1,6 +1,6 @@
-#include "format/header.hpp"
+#include "model/header.hpp"
 
-namespace modelcat::format {
+namespace modelcat::model {
 
 const char* value_type_name(ValueType t) {
     switch (t) {
@@ -46,4 +46,4 @@ const char* format_name(Format f) {
     return "unknown";
 }
 
-}  // namespace modelcat::format
+}  // namespace modelcat::model

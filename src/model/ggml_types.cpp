@@ -1,14 +1,14 @@
-#include "format/ggml_types.hpp"
+#include "model/ggml_types.hpp"
 
 #include <algorithm>
 #include <array>
 
-namespace modelcat::format {
+namespace modelcat::model {
 
 namespace {
 constexpr std::array kTypes{
 #define X(id, name, block, size) GgmlType{id, #name, block, size},
-#include "format/ggml_types.def"
+#include "model/ggml_types.def"
 #undef X
 };
 static_assert(std::is_sorted(kTypes.begin(), kTypes.end(),
@@ -37,4 +37,4 @@ std::optional<uint64_t> ggml_expected_bytes(uint32_t id, uint64_t n_elements) {
     return bytes;
 }
 
-}  // namespace modelcat::format
+}  // namespace modelcat::model

@@ -1,8 +1,9 @@
-#include "format/utf8.hpp"
+#include "model/error.hpp"
+#include "model/utf8.hpp"
 
 #include <cstdio>
 
-namespace modelcat::format {
+namespace modelcat::model {
 
 namespace {
 void append_hex_byte(std::string& out, unsigned char c) {
@@ -113,4 +114,4 @@ std::optional<Warning> escape_string_value(MetadataEntry& e) {
                                  "); stored escaped: invalid bytes as \\xNN, '\\' as '\\\\'"};
 }
 
-}  // namespace modelcat::format
+}  // namespace modelcat::model

@@ -1,34 +1,14 @@
 #pragma once
-// What a parser reads from a model file's header: the format-neutral result
-// that the catalogue stores. Pure data; no I/O.
+// What a model file's header holds, as a parser reads it: the format-neutral
+// result that the catalogue stores. Pure data; no I/O.
 #include <cstdint>
 #include <optional>
-#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
-namespace modelcat::format {
-
-// A malformed or hostile header. Where it was found: a byte offset in the
-// file, or a path in a JSON document (`weight_map."model-00001.safetensors"`),
-// or neither when nothing more precise is known; never a made-up 0.
-class FormatError : public std::runtime_error {
-public:
-    FormatError(std::optional<uint64_t> offset, const std::string& message) : std::runtime_error(message), offset_(offset) {}
-    explicit FormatError(const std::string& message) : std::runtime_error(message) {}
-    static FormatError at_json_path(std::string path, const std::string& message) {
-        FormatError e(message);
-        e.json_path_ = std::move(path);
-        return e;
-    }
-    std::optional<uint64_t> offset() const { return offset_; }
-    const std::string& json_path() const { return json_path_; }
-
-private:
-    std::optional<uint64_t> offset_;
-    std::string json_path_;
-};
+namespace modelcat::model {
 
 // Something accepted but flagged (duplicate key, size mismatch, unknown type).
 struct Warning {
@@ -99,25 +79,4 @@ struct FileHeader {
 std::optional<int64_t> metadata_integer(const FileHeader& h, std::string_view key);
 std::optional<std::string> metadata_string(const FileHeader& h, std::string_view key);
 
-// A parser that ran out of bytes in a prefix of the file asks for more.
-struct NeedMore {
-    uint64_t min_bytes;        // the prefix must be at least this long to progress
-    uint64_t estimated_total;  // the whole header's length, guessed generously: one more read should cover it
-    uint64_t likely_total = 0; // the central guess, for readers to whom another small read costs little (0: use estimated_total)
-};
-
-using ParseResult = std::variant<FileHeader, NeedMore>;
-
-// Resource caps for untrusted input; a capped input is an error, never an OOM.
-struct Limits {
-    uint64_t max_header_bytes = 256ull << 20;
-    uint64_t max_metadata_entries = 1u << 20;
-    uint64_t max_array_length = 1ull << 28;
-    uint64_t max_tensors = 1u << 20;
-    uint32_t max_nesting = 8;
-    uint32_t max_alignment = 1u << 20;
-    uint64_t max_string_bytes = 64ull << 20;
-    uint64_t array_json_cap = 64;  // arrays up to this length are stored as JSON
-};
-
-}  // namespace modelcat::format
+}  // namespace modelcat::model

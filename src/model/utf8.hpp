@@ -6,9 +6,10 @@
 #include <string>
 #include <string_view>
 
-#include "format/header.hpp"
+#include "model/error.hpp"
+#include "model/header.hpp"
 
-namespace modelcat::format {
+namespace modelcat::model {
 
 // Length of the valid UTF-8 sequence at s[i], or 0 if there is none
 // (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF).
@@ -37,4 +38,4 @@ void require_utf8(std::string_view s, uint64_t start, std::string_view what);
 // returns the warning that says so (nothing for other values).
 std::optional<Warning> escape_string_value(MetadataEntry& e);
 
-}  // namespace modelcat::format
+}  // namespace modelcat::model

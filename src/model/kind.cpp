@@ -1,9 +1,9 @@
-#include "format/model_kind.hpp"
+#include "model/kind.hpp"
 
 #include <algorithm>
 #include <cctype>
 
-namespace modelcat::format {
+namespace modelcat::model {
 
 namespace {
 
@@ -71,4 +71,4 @@ ModelKind classify_model(const std::vector<const FileHeader*>& files) {
     return ModelKind::unknown;
 }
 
-}  // namespace modelcat::format
+}  // namespace modelcat::model

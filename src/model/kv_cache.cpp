@@ -1,9 +1,9 @@
-#include "format/kv_cache.hpp"
+#include "model/kv_cache.hpp"
 
 #include <string>
 #include <vector>
 
-namespace modelcat::format {
+namespace modelcat::model {
 
 namespace {
 
@@ -94,4 +94,4 @@ std::optional<KvCacheEstimate> estimate_kv_cache(const FileHeader& h) {
     return est;
 }
 
-}  // namespace modelcat::format
+}  // namespace modelcat::model

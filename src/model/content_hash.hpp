@@ -4,7 +4,7 @@
 #include <span>
 #include <string>
 
-namespace modelcat::format {
+namespace modelcat::model {
 
 // A fast 64-bit content hash, dependency-free, good enough to show identical
 // tokenizers and headers: FNV's xor-multiply shape applied to 8-byte words
@@ -36,4 +36,4 @@ private:
 
 std::string hex64(uint64_t v);
 
-}  // namespace modelcat::format
+}  // namespace modelcat::model
