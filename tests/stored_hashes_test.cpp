@@ -8,7 +8,7 @@
 #include <iterator>
 #include <map>
 
-#include "crawl/header_reader.hpp"
+#include "format/header_assembler.hpp"
 #include "kit/llama31.hpp"
 #include "model/content_hash.hpp"
 #include "support.hpp"
@@ -20,9 +20,9 @@ namespace {
 // Reads a header as a local crawl does (a small first read, then the estimate, then a top-up),
 // so the parser runs over several prefixes before the one that completes.
 model::FileHeader read_locally(const std::vector<uint8_t>& bytes, uint64_t file_size, const std::string& name) {
-    crawl::HeaderReadOptions o;  // the local defaults: 64 KiB first, then the likely end
-    crawl::HeaderAssembler a(name, o);
-    std::optional<crawl::ByteRange> next = a.first_read();
+    format::HeaderReadOptions o;  // the local defaults: 64 KiB first, then the likely end
+    format::HeaderAssembler a(name, o);
+    std::optional<format::ByteRange> next = a.first_read();
     while (next) {
         const uint64_t end = std::min<uint64_t>(next->offset + next->length, bytes.size());
         next = a.add(std::span(bytes).subspan(next->offset, end - next->offset), file_size);

@@ -80,7 +80,7 @@ Pairing pair_tensors(const AuditInputs& in, const std::map<std::string, std::str
     return out;
 }
 
-model::TensorResult check_generated(const TensorSpan& g, const AuditInputs& in, FileSet& files) {
+model::TensorResult check_generated(const TensorSpan& g, const AuditInputs& in, AuditReaders& files) {
     std::vector<double> expected = format::llama3_rope_factors(in.config);
     if (!expected.empty()) return compare_generated(g, files, expected, kGeneratedRelative);
     model::TensorResult r = generated_result(g);
@@ -100,7 +100,7 @@ std::vector<model::TensorResult> compare_all(const std::vector<PairPlan>& pairs,
     std::mutex mu;
     std::exception_ptr error;
     auto work = [&] {
-        FileSet files(in);
+        AuditReaders files(in);
         try {
             for (size_t i; (i = next++) < pairs.size();) {
                 results[i] = compare_pair(pairs[i], files, o.sample_rows);
@@ -138,7 +138,7 @@ model::AuditResult run_audit(const std::string& gguf, const std::string& source,
     res.bytes_read = in.header_bytes_read, res.requests = in.header_requests;
     Pairing pairing = pair_tensors(in, options.name_map ? options.name_map(in.architecture) : std::map<std::string, std::string>{});
     res.tensors = compare_all(pairing.pairs, in, options, res.bytes_read, res.requests);
-    FileSet files(in);
+    AuditReaders files(in);
     for (const TensorSpan* g : pairing.generated) res.tensors.push_back(check_generated(*g, in, files));
     res.bytes_read += files.bytes_read(), res.requests += files.requests();
     for (auto& u : pairing.unmatched) res.tensors.push_back(std::move(u));

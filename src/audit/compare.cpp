@@ -159,7 +159,7 @@ std::vector<Run> plan_runs(const Geometry& geo, uint64_t sample_rows, const std:
     return runs;
 }
 
-void decode(uint32_t type, io::ByteSource& src, uint64_t offset, uint64_t bytes, io::ByteBuffer& buf, std::vector<float>& out,
+void decode(uint32_t type, io::SyncFile& src, uint64_t offset, uint64_t bytes, format::ByteBuffer& buf, std::vector<float>& out,
             uint64_t elements) {
     buf.clear();
     src.read(offset, bytes, buf);
@@ -251,24 +251,7 @@ std::optional<double> nmse_ceiling(uint32_t ggml_type) {
 
 std::span<const ToleranceRow> tolerance_table() { return kTolerance; }
 
-io::ByteSource& FileSet::at(size_t i) {
-    if (!open_[i]) open_[i] = open_file(in_.files[i], in_.sizes[i], in_.prefixes[i]);
-    return *open_[i];
-}
-
-uint64_t FileSet::bytes_read() const {
-    uint64_t n = 0;
-    for (const auto& f : open_) n += f ? f->bytes_read() : 0;
-    return n;
-}
-
-uint64_t FileSet::requests() const {
-    uint64_t n = 0;
-    for (const auto& f : open_) n += f ? f->requests() : 0;
-    return n;
-}
-
-model::TensorResult compare_pair(const PairPlan& p, FileSet& files, uint64_t sample_rows) {
+model::TensorResult compare_pair(const PairPlan& p, AuditReaders& files, uint64_t sample_rows) {
     const TensorSpan &g = *p.gguf, &s = *p.source;
     model::TensorResult r;
     r.gguf_tensor = g.name, r.source_tensor = s.name, r.gguf_type = g.type, r.source_dtype = s.type, r.transform = p.transform;
@@ -281,7 +264,7 @@ model::TensorResult compare_pair(const PairPlan& p, FileSet& files, uint64_t sam
         return r;
     }
     Stats st;
-    io::ByteBuffer buf;
+    format::ByteBuffer buf;
     std::vector<float> got, ref;
     for (const Run& run : plan_runs(geo, sample_rows, g.name)) {
         uint64_t n = run.g1 - run.g0, lo = geo.rows, hi = 0;
@@ -307,7 +290,7 @@ model::TensorResult generated_result(const TensorSpan& g) {
     return r;
 }
 
-model::TensorResult compare_generated(const TensorSpan& g, FileSet& files, std::span<const double> expected, double relative) {
+model::TensorResult compare_generated(const TensorSpan& g, AuditReaders& files, std::span<const double> expected, double relative) {
     model::TensorResult r = generated_result(g);
     r.verdict = model::Verdict::generated_mismatch;
     if (!g.known_type || !format::can_dequantize(g.ggml_type)) {
@@ -318,7 +301,7 @@ model::TensorResult compare_generated(const TensorSpan& g, FileSet& files, std::
         r.message = "holds " + std::to_string(r.elements) + " values; config.json gives " + std::to_string(expected.size());
         return r;
     }
-    io::ByteBuffer buf;
+    format::ByteBuffer buf;
     std::vector<float> got;
     decode(g.ggml_type, files.at(g.file), g.offset, g.bytes, buf, got, r.elements);
     double max_rel = 0;

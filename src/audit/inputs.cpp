@@ -5,12 +5,12 @@
 #include <filesystem>
 #include <tuple>
 
-#include "crawl/header_reader.hpp"
 #include "format/checkpoint.hpp"
 #include "format/dequant.hpp"
-#include "io/http_file.hpp"
+#include "io/http_reader.hpp"
 #include "io/io_error.hpp"
-#include "io/local_file.hpp"
+#include "io/local_reader.hpp"
+#include "io/sync_file.hpp"
 #include "model/error.hpp"
 #include "model/ggml_types.hpp"
 
@@ -32,39 +32,45 @@ std::string sibling(const std::string& location, const std::string& name) {
     return (fs::path(location).parent_path() / name).string();
 }
 
-// Reads a whole small file or a header, counting bytes and requests; a bad
-// header's error gains the file's location. Returns what `read` returns and
-// the file's size; a remote file's first bytes are kept for the tensor reads.
-template <typename Read>
-auto counted(AuditInputs& in, const std::string& location, Read read) {
-    auto f = open_file(location);
-    try {
-        auto result = read(*f);
-        in.header_bytes_read += f->bytes_read(), in.header_requests += f->requests();
-        auto* http = dynamic_cast<io::HttpFile*>(f.get());
-        return std::make_tuple(std::move(result), f->size(), http ? http->prefix() : std::vector<uint8_t>{});
-    } catch (const model::FormatError& e) {
-        throw located(e, location);
+// The audit's readers while it reads headers and JSON: local files inline, remote ones on one HTTP reader.
+class HeaderReads {
+public:
+    explicit HeaderReads(AuditInputs& in) : in_(in) {}
+    io::SyncFile open(const std::string& location) {
+        if (!is_remote(location)) return io::SyncFile(local_, io::RangeRequest{location});
+        if (!http_) http_ = std::make_unique<io::HttpReader>(in_.http);
+        return io::SyncFile(*http_, io::RangeRequest{location});
     }
-}
+    // Counts what `file` read; a bad header's error gains the file's location.
+    template <typename Read>
+    auto counted(const std::string& location, Read read) {
+        io::SyncFile file = open(location);
+        try {
+            auto result = read(file);
+            in_.header_bytes_read += file.bytes_read(), in_.header_requests += file.requests();
+            return std::make_pair(std::move(result), std::move(file));
+        } catch (const model::FormatError& e) {
+            throw located(e, location);
+        }
+    }
+    format::ByteBuffer read_whole(const std::string& location) {
+        return counted(location, [](io::SyncFile& f) { return f.read_whole(); }).first;
+    }
+    // The header, and the file recorded in `in` (where its reads went, its size, its first bytes).
+    model::FileHeader read_file_header(const std::string& location) {
+        auto [h, file] = counted(location, [](io::SyncFile& f) { return io::read_header(f, {}); });
+        in_.files.push_back({file.route(), file.size(), file.first_bytes()});
+        return h;
+    }
 
-io::ByteBuffer read_whole(AuditInputs& in, const std::string& location) {
-    return std::get<0>(counted(in, location, [](io::ByteSource& f) {
-        io::ByteBuffer buf;
-        f.read(0, f.size(), buf);
-        return buf;
-    }));
-}
+private:
+    AuditInputs& in_;
+    io::LocalReader local_{0};
+    std::unique_ptr<io::HttpReader> http_;
+};
 
-// The header, and the file recorded in `in` (location, size, first bytes).
-model::FileHeader read_file_header(AuditInputs& in, const std::string& location) {
-    auto [h, size, prefix] = counted(in, location, [](io::ByteSource& f) { return crawl::read_header(f, {}); });
-    in.files.push_back(location), in.sizes.push_back(size), in.prefixes.push_back(std::move(prefix));
-    return h;
-}
-
-void add_gguf(AuditInputs& in, const std::string& location) {
-    model::FileHeader h = read_file_header(in, location);
+void add_gguf(AuditInputs& in, HeaderReads& reads, const std::string& location) {
+    model::FileHeader h = reads.read_file_header(location);
     if (h.format != model::Format::gguf) throw model::FormatError(0, location + ": not a GGUF file");
     in.architecture = model::metadata_string(h, "general.architecture").value_or("");
     for (const auto& t : h.tensors) {
@@ -75,9 +81,9 @@ void add_gguf(AuditInputs& in, const std::string& location) {
     }
 }
 
-void add_shard(AuditInputs& in, const std::string& location) {
+void add_shard(AuditInputs& in, HeaderReads& reads, const std::string& location) {
     size_t file = in.files.size();
-    model::FileHeader h = read_file_header(in, location);
+    model::FileHeader h = reads.read_file_header(location);
     if (h.format != model::Format::safetensors) throw model::FormatError(0, location + ": not a safetensors file");
     for (const auto& t : h.tensors) {
         auto type = format::ggml_type_of_dtype(t.type_name);
@@ -87,7 +93,7 @@ void add_shard(AuditInputs& in, const std::string& location) {
 }
 
 // The checkpoint's shard locations and its config.json's, from what SOURCE names.
-std::vector<std::string> shard_locations(AuditInputs& in, const std::string& source, std::string& config) {
+std::vector<std::string> shard_locations(HeaderReads& reads, const std::string& source, std::string& config) {
     std::string index;
     if (source.ends_with(".json")) {
         index = source;
@@ -103,7 +109,7 @@ std::vector<std::string> shard_locations(AuditInputs& in, const std::string& sou
         }
     }
     config = sibling(index, "config.json");
-    io::ByteBuffer json = read_whole(in, index);
+    format::ByteBuffer json = reads.read_whole(index);
     std::vector<std::string> shards;
     try {
         for (const auto& shard : format::parse_checkpoint_index(json).shards) shards.push_back(sibling(index, shard));
@@ -136,12 +142,6 @@ bool is_remote(const std::string& location) {
     return location.starts_with("http://") || location.starts_with("https://");
 }
 
-std::unique_ptr<io::ByteSource> open_file(const std::string& location, std::optional<uint64_t> size,
-                                          std::vector<uint8_t> prefix) {
-    if (is_remote(location)) return std::make_unique<io::HttpFile>(location, io::HttpOptions{}, size, std::move(prefix));
-    return std::make_unique<io::LocalFile>(location);
-}
-
 uint64_t TensorSpan::elements() const {
     uint64_t n = 1;
     for (uint64_t d : shape) n *= d;
@@ -150,10 +150,11 @@ uint64_t TensorSpan::elements() const {
 
 AuditInputs open_inputs(const std::string& gguf, const std::string& source) {
     AuditInputs in;
-    add_gguf(in, resolve_hub(gguf));
+    HeaderReads reads(in);
+    add_gguf(in, reads, resolve_hub(gguf));
     std::string config;
-    for (const auto& s : shard_locations(in, resolve_hub(source), config)) add_shard(in, s);
-    io::ByteBuffer json = read_whole(in, config);
+    for (const auto& s : shard_locations(reads, resolve_hub(source), config)) add_shard(in, reads, s);
+    format::ByteBuffer json = reads.read_whole(config);
     try {
         in.config = format::parse_model_architecture(json);
     } catch (const model::FormatError& e) {

@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "format/model_config.hpp"
-#include "io/byte_source.hpp"
+#include "io/http_fetcher.hpp"
+#include "io/read_route.hpp"
 #include "model/error.hpp"
 #include "model/header.hpp"
 
@@ -28,10 +29,16 @@ struct TensorSpan {
     uint64_t elements() const;
 };
 
+// A file of the audit as its header read left it: tensor reads start from there.
+struct AuditFile {
+    io::ReadRoute route;               // where reads go (a remote file's redirect target, once known)
+    uint64_t size = 0;
+    std::vector<uint8_t> first_bytes;  // remote files: the first bytes the header read fetched
+};
+
 struct AuditInputs {
-    std::vector<std::string> files;  // [0] the GGUF, then the shards
-    std::vector<uint64_t> sizes;     // of each file, as its header read found it
-    std::vector<std::vector<uint8_t>> prefixes;  // remote files: the first bytes the header read fetched
+    std::vector<AuditFile> files;    // [0] the GGUF, then the shards
+    io::HttpOptions http;            // how remote files are read
     std::string architecture;        // general.architecture
     std::vector<TensorSpan> gguf, source;
     format::ModelConfig config;
@@ -39,10 +46,6 @@ struct AuditInputs {
 };
 
 bool is_remote(const std::string& location);  // http:// or https://
-
-// A file for reading tensor data: local, or remote with its size already known (no extra request).
-std::unique_ptr<io::ByteSource> open_file(const std::string& location, std::optional<uint64_t> size = std::nullopt,
-                                          std::vector<uint8_t> prefix = {});
 
 // Throws io::IoError (cannot read) or model::FormatError (bad header, index or config).
 AuditInputs open_inputs(const std::string& gguf, const std::string& source);

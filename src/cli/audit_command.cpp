@@ -11,7 +11,6 @@
 #include "catalog/catalog.hpp"
 #include "catalog/query.hpp"
 #include "cli/printer.hpp"
-#include "io/byte_source.hpp"
 #include "io/io_error.hpp"
 #include "model/error.hpp"
 #include "model/header.hpp"

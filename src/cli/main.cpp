@@ -28,9 +28,10 @@
 #include "cli/stop.hpp"
 #include "cli/terminal.hpp"
 #include "crawl/crawler.hpp"
-#include "crawl/file_reader.hpp"
 #include "crawl/inputs.hpp"
 #include "io/io_error.hpp"
+#include "io/local_reader.hpp"
+#include "io/sync_file.hpp"
 #include "model/error.hpp"
 #include "model/limits.hpp"
 
@@ -320,7 +321,10 @@ int run_query_or_list(const std::string& db, const QueryArgs& q) {
 
 int run_show_command(const ShowArgs& s) {
     try {
-        cli::print_header(std::cout, s.path, crawl::read_file_header(s.path, {}), s.all);
+        io::LocalReader inline_reads(0);
+        io::SyncFile file(inline_reads, io::RangeRequest{s.path});
+        const model::FileHeader header = io::read_header(file, {});
+        cli::print_header(std::cout, s.path, header, file.bytes_read(), file.requests(), s.all);
     } catch (const model::FormatError& e) {
         std::cerr << "error: " << cli::terminal_safe(e.failure(s.path).describe())
                   << "\n";

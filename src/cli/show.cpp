@@ -40,8 +40,8 @@ std::string value_text(const model::MetadataEntry& e) {
 
 }  // namespace
 
-void print_header(std::ostream& out, const std::string& location, const crawl::FileReading& r, bool all_tensors) {
-    const model::FileHeader& h = r.header;
+void print_header(std::ostream& out, const std::string& location, const model::FileHeader& h, uint64_t bytes_read, uint64_t reads,
+                  bool all_tensors) {
     char buf[256];
     out << terminal_safe(location) << "\n";
     if (h.format == model::Format::gguf)
@@ -51,7 +51,7 @@ void print_header(std::ostream& out, const std::string& location, const crawl::F
         out << "  safetensors\n";
     std::snprintf(buf, sizeof buf, "  file %llu bytes; header %llu bytes; data starts at %llu; read %llu bytes in %llu reads\n",
                   (unsigned long long)h.file_size, (unsigned long long)h.header_bytes, (unsigned long long)h.data_start,
-                  (unsigned long long)r.bytes_read, (unsigned long long)r.requests);
+                  (unsigned long long)bytes_read, (unsigned long long)reads);
     out << buf;
     out << "\n-- metadata (" << h.metadata.size() << " keys)\n";
     std::vector<std::string> keys;

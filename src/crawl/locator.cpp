@@ -2,9 +2,8 @@
 
 #include <filesystem>
 
-#include "io/io_error.hpp"
-#include "io/local_file.hpp"
 #include "io/local_reader.hpp"
+#include "io/sync_file.hpp"
 
 namespace modelcat::crawl {
 
@@ -14,12 +13,9 @@ bool LocalLocator::exists(const std::string& location) const {
 }
 
 std::string LocalLocator::read_text(const std::string& location) const {
-    io::LocalFile f(location);
-    if (f.size() > io::kMaxWholeFileBytes)
-        throw io::IoError(location + ": " + std::to_string(f.size()) + " bytes is more than the cap of " +
-                          std::to_string(io::kMaxWholeFileBytes) + " for a JSON file");
-    io::ByteBuffer bytes;
-    f.read(0, f.size(), bytes);
+    io::LocalReader inline_reads(0);
+    io::SyncFile file(inline_reads, io::RangeRequest{location});
+    format::ByteBuffer bytes = file.read_whole();
     return std::string(bytes.begin(), bytes.end());
 }
 

@@ -2,13 +2,14 @@
 
 #include <chrono>
 
-#include "crawl/header_reader.hpp"
 #include "crawl/hub.hpp"
 #include "crawl/identity.hpp"
 #include "crawl/model_checks.hpp"
 #include "crawl/model_rows.hpp"
 #include "format/checkpoint.hpp"
+#include "format/header_assembler.hpp"
 #include "io/io_error.hpp"
+#include "io/read_route.hpp"
 #include "model/error.hpp"
 #include "model/utf8.hpp"
 
@@ -19,9 +20,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 bool is_url(const std::string& location) { return location.find("://") != std::string::npos; }
-
-// What a storage host answers to a presigned URL that expired or was refused.
-bool presigned_refused(long status) { return status == 403 || status == 400 || status == 410; }
 
 // A longer text layer (a license) is listed in ollama.layers but its text not stored.
 constexpr uint64_t kMaxLayerBytes = 256 << 10;
@@ -66,23 +64,21 @@ struct ModelPipeline::Job {
 };
 
 struct ModelPipeline::FileRead {
-    FileRead(const std::string& location, HeaderReadOptions options, size_t i, bool again)
-        : assembler(location, std::move(options)), index(i), restarted(again) {}
+    FileRead(const std::string& location, format::HeaderReadOptions options, io::RangeRequest origin, size_t i, bool again)
+        : assembler(location, std::move(options)), route(std::move(origin)), index(i), restarted(again) {}
     void parse();
-    HeaderAssembler assembler;
+    format::HeaderAssembler assembler;
     io::RangeReply last;                       // the latest reply; its bytes go to the assembler
-    std::optional<ByteRange> next;             // what parse() asks to read next, if anything
+    std::optional<format::ByteRange> next;     // what parse() asks to read next, if anything
     std::optional<model::FormatError> error;  // or what it found wrong
     size_t index;
     bool restarted;
     ReadCost cost;
     std::string version;  // of the first reply
-    // Where the first read's redirect led (a presigned storage URL): later reads go there directly,
-    // without the token; the headers the redirect carried identify the file.
-    std::string direct;
-    std::vector<std::pair<std::string, std::string>> first_hop;
-    bool re_resolved = false;  // a refused presigned URL is resolved again once
-    ByteRange asked;           // the read in flight
+    // Where the reads go: after the first read's redirect, its target (a presigned storage URL),
+    // directly; the headers the redirect carried identify the file.
+    io::ReadRoute route;
+    format::ByteRange asked;  // the read in flight
     Clock::time_point started = Clock::now();
 };
 
@@ -185,27 +181,19 @@ void ModelPipeline::read_all(const JobPtr& job) {
 
 void ModelPipeline::read_data(const JobPtr& job, size_t index, bool restarted) {
     const std::string& location = job->files[index];
-    HeaderReadOptions ro;
+    format::HeaderReadOptions ro;
     ro.limits = options_.limits;
     ro.read_generously = options_.read_generously;
     ro.first_read = location.ends_with(".safetensors") ? options_.first_read_safetensors : options_.first_read_gguf;
-    auto fr = std::make_shared<FileRead>(location, ro, index, restarted);
+    auto fr = std::make_shared<FileRead>(location, ro, request(location, 0, 0), index, restarted);
     read_range(job, fr, fr->assembler.first_read());
 }
 
-void ModelPipeline::read_range(const JobPtr& job, const std::shared_ptr<FileRead>& fr, ByteRange range) {
+void ModelPipeline::read_range(const JobPtr& job, const std::shared_ptr<FileRead>& fr, format::ByteRange range) {
     fr->asked = range;
-    io::RangeRequest r = request(job->files[fr->index], range.offset, range.length);
-    if (!fr->direct.empty()) r = io::RangeRequest{fr->direct, range.offset, range.length};
+    io::RangeRequest r = fr->route.request(range.offset, range.length);
     if (!is_url(r.location)) r.append_to = &fr->assembler.buffer();
     reader_.submit(std::move(r), [this, job, fr](io::RangeReply reply) { on_range(job, fr, std::move(reply)); });
-}
-
-// The first answer through a redirect: remember where it led and what the redirect said.
-void ModelPipeline::note_redirect(FileRead& fr, const io::RangeReply& reply) const {
-    if (!fr.direct.empty() || reply.final_url.empty() || reply.final_url == reply.location) return;
-    fr.direct = reply.final_url;
-    fr.first_hop = reply.first_hop;
 }
 
 void ModelPipeline::on_range(const JobPtr& job, const std::shared_ptr<FileRead>& fr, io::RangeReply reply) {
@@ -214,13 +202,9 @@ void ModelPipeline::on_range(const JobPtr& job, const std::shared_ptr<FileRead>&
     add_cost(job->outcome, reply);
     const std::string& location = job->files[fr->index];
     auto fail_here = [&](std::optional<uint64_t> offset, const std::string& msg) { fail(job, {location, offset, "", msg}); };
-    if (!reply.ok() && !fr->direct.empty() && presigned_refused(reply.status) && !fr->re_resolved) {
-        fr->direct.clear();
-        fr->re_resolved = true;
-        return read_range(job, fr, fr->asked);
-    }
+    if (fr->route.refused(reply)) return read_range(job, fr, fr->asked);
     if (!reply.ok()) return fail_here(std::nullopt, failure_message(reply, sends_token(reply.location)));
-    note_redirect(*fr, reply);
+    fr->route.follow(reply);
     if (!reply.total_size) return fail_here(std::nullopt, "the server did not say the file's size: " + reply.location);
     // A file that changes under us, or disagrees with its listing, is read again once from scratch.
     std::string problem;
@@ -254,7 +238,7 @@ void ModelPipeline::parsed(const JobPtr& job, const std::shared_ptr<FileRead>& f
     if (fr->error) return fail(job, fr->error->failure(location));
     if (fr->next) return read_range(job, fr, *fr->next);
     io::RangeReply& reply = fr->last;
-    if (reply.first_hop.empty()) reply.first_hop = fr->first_hop;  // identity headers came with the redirect
+    if (reply.first_hop.empty()) reply.first_hop = fr->route.first_hop();  // identity headers came with the redirect
     fr->cost.ms = std::chrono::duration<double, std::milli>(Clock::now() - fr->started).count();
     auto listed = known_.listed.find(location);
     const ListedFile* listing = listed == known_.listed.end() ? nullptr : &listed->second;

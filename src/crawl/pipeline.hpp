@@ -13,9 +13,9 @@
 
 #include "catalog/catalog.hpp"
 #include "crawl/file_record.hpp"
-#include "crawl/header_reader.hpp"
 #include "crawl/outcome.hpp"
 #include "crawl/plan.hpp"
+#include "format/header_assembler.hpp"
 #include "io/range_reader.hpp"
 #include "model/header.hpp"
 #include "model/limits.hpp"
@@ -63,8 +63,7 @@ private:
     void unchanged(const JobPtr& job);
     void read_all(const JobPtr& job);
     void read_data(const JobPtr& job, size_t index, bool restarted);
-    void read_range(const JobPtr& job, const std::shared_ptr<FileRead>& fr, ByteRange range);
-    void note_redirect(FileRead& fr, const io::RangeReply& reply) const;
+    void read_range(const JobPtr& job, const std::shared_ptr<FileRead>& fr, format::ByteRange range);
     static void add_cost(ModelOutcome& o, const io::RangeReply& reply);
     void on_range(const JobPtr& job, const std::shared_ptr<FileRead>& fr, io::RangeReply reply);
     void read_side_file(const JobPtr& job, size_t index);

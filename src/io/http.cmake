@@ -2,7 +2,6 @@
 # CMakeLists.txt (after find_package(CURL)); tests are in tests/http/.
 add_library(modelcat_http STATIC
   ${PROJECT_SOURCE_DIR}/src/io/http_fetcher.cpp
-  ${PROJECT_SOURCE_DIR}/src/io/http_file.cpp
   ${PROJECT_SOURCE_DIR}/src/io/http_headers.cpp
   ${PROJECT_SOURCE_DIR}/src/io/http_reader.cpp
   ${PROJECT_SOURCE_DIR}/src/io/rate_budget.cpp)

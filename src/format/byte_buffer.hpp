@@ -8,7 +8,7 @@
 #include <new>
 #include <vector>
 
-namespace modelcat::io {
+namespace modelcat::format {
 
 // Grows without zero-filling: every byte appended is overwritten by a read
 // at once, and zeroing 8 MB headers was a tenth of a local crawl's time.
@@ -45,4 +45,4 @@ struct UninitAllocator : std::allocator<T> {
 };
 using ByteBuffer = std::vector<uint8_t, UninitAllocator<uint8_t>>;
 
-}  // namespace modelcat::io
+}  // namespace modelcat::format

@@ -1,22 +1,22 @@
 #pragma once
 // Reads just enough of a file to parse its header: one first read, then reads
 // sized by the parser's own estimate of the whole header. HeaderAssembler is
-// that loop as a state machine, so local reads and asynchronous HTTP range
-// requests drive the same code.
+// that loop as a state machine, fed bytes and answering the next range, so
+// local reads, asynchronous HTTP range requests and io::SyncFile drive the
+// same code. Pure: it reads nothing itself.
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "format/byte_buffer.hpp"
 #include "format/parse_result.hpp"
-#include "io/byte_buffer.hpp"
-#include "io/byte_source.hpp"
 #include "model/error.hpp"
 #include "model/header.hpp"
 #include "model/limits.hpp"
 
-namespace modelcat::crawl {
+namespace modelcat::format {
 
 struct HeaderReadOptions {
     uint64_t first_read = 64 << 10;  // local reads are cheap: start small, then read what the parser estimates
@@ -32,7 +32,7 @@ class HeaderAssembler {
 public:
     // `scratch`, when given, holds the bytes instead of a buffer of its own,
     // so a crawl reuses one allocation for every file.
-    HeaderAssembler(std::string location, HeaderReadOptions options, io::ByteBuffer* scratch = nullptr)
+    HeaderAssembler(std::string location, HeaderReadOptions options, ByteBuffer* scratch = nullptr)
         : location_(std::move(location)), options_(std::move(options)), buf_(scratch ? *scratch : own_) {
         buf_.clear();
     }
@@ -45,27 +45,23 @@ public:
     // header is complete. Throws model::FormatError for a bad header.
     std::optional<ByteRange> add(std::span<const uint8_t> bytes, uint64_t file_size);
     // The same, taking the reply's buffer instead of copying it when it is the first.
-    std::optional<ByteRange> add(io::ByteBuffer&& bytes, uint64_t file_size);
+    std::optional<ByteRange> add(ByteBuffer&& bytes, uint64_t file_size);
     // The same, for bytes a reader appended to buffer() itself (no copy).
     std::optional<ByteRange> parse(uint64_t file_size);
-    io::ByteBuffer& buffer() { return buf_; }
+    ByteBuffer& buffer() { return buf_; }
     // The parsed header, once add() returned nullopt.
     model::FileHeader take() { return std::move(*header_); }
 
 private:
-    using Parser = format::ParseResult (*)(std::span<const uint8_t>, uint64_t, const model::Limits&);
+    using Parser = ParseResult (*)(std::span<const uint8_t>, uint64_t, const model::Limits&);
     void append(std::span<const uint8_t> bytes);
     void make_room(uint64_t bytes);
     std::string location_;
     HeaderReadOptions options_;
-    io::ByteBuffer own_;
-    io::ByteBuffer& buf_;
+    ByteBuffer own_;
+    ByteBuffer& buf_;
     Parser parse_ = nullptr;
     std::optional<model::FileHeader> header_;
 };
 
-// Synchronous: drives a HeaderAssembler over a byte source.
-// Throws model::FormatError (bad header) or io::IoError (could not read).
-model::FileHeader read_header(io::ByteSource& source, const HeaderReadOptions& options, io::ByteBuffer* scratch = nullptr);
-
-}  // namespace modelcat::crawl
+}  // namespace modelcat::format

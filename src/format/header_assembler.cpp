@@ -1,4 +1,4 @@
-#include "crawl/header_reader.hpp"
+#include "format/header_assembler.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -8,7 +8,7 @@
 #include "format/safetensors.hpp"
 #include "model/error.hpp"
 
-namespace modelcat::crawl {
+namespace modelcat::format {
 
 namespace {
 
@@ -45,7 +45,7 @@ void HeaderAssembler::append(std::span<const uint8_t> bytes) {
 // untouched capacity costs no page faults, each reallocation a fresh set (8 MB headers, eight at once).
 void HeaderAssembler::make_room(uint64_t bytes) {
     if (bytes <= buf_.capacity()) return;
-    io::ByteBuffer bigger;
+    ByteBuffer bigger;
     bigger.reserve(bytes);
     std::swap(bigger, buf_);
     append(bigger);
@@ -56,7 +56,7 @@ std::optional<ByteRange> HeaderAssembler::add(std::span<const uint8_t> bytes, ui
     return parse(file_size);
 }
 
-std::optional<ByteRange> HeaderAssembler::add(io::ByteBuffer&& bytes, uint64_t file_size) {
+std::optional<ByteRange> HeaderAssembler::add(ByteBuffer&& bytes, uint64_t file_size) {
     if (buf_.empty()) std::swap(buf_, bytes);
     else append(bytes);
     return parse(file_size);
@@ -65,19 +65,19 @@ std::optional<ByteRange> HeaderAssembler::add(io::ByteBuffer&& bytes, uint64_t f
 std::optional<ByteRange> HeaderAssembler::parse(uint64_t file_size) {
     if (!parse_) {
         // a .gguf name is trusted so that a bad magic is reported as such
-        parse_ = format::looks_like_gguf(buf_) || location_.ends_with(".gguf") ? &format::parse_gguf
-                 : looks_like_safetensors(buf_, file_size, location_) ? &format::parse_safetensors
+        parse_ = looks_like_gguf(buf_) || location_.ends_with(".gguf") ? &parse_gguf
+                 : looks_like_safetensors(buf_, file_size, location_) ? &parse_safetensors
                                                                       : nullptr;
         if (!parse_)
             throw model::FormatError(0, "unknown format: neither GGUF magic nor a safetensors header (first bytes " +
                                              first_bytes(buf_) + ")");
     }
-    format::ParseResult r = parse_(buf_, file_size, options_.limits);
+    ParseResult r = parse_(buf_, file_size, options_.limits);
     if (auto* h = std::get_if<model::FileHeader>(&r)) {
         header_ = std::move(*h);
         return std::nullopt;
     }
-    const auto& more = std::get<format::NeedMore>(r);
+    const auto& more = std::get<NeedMore>(r);
     uint64_t guess = options_.read_generously || more.likely_total == 0 ? more.estimated_total : more.likely_total;
     uint64_t target = std::min(file_size, std::max(more.min_bytes, guess));
     if (target <= buf_.size())  // cannot happen with a correct parser; never loop forever
@@ -87,14 +87,4 @@ std::optional<ByteRange> HeaderAssembler::parse(uint64_t file_size) {
     return ByteRange{buf_.size(), target - buf_.size()};
 }
 
-model::FileHeader read_header(io::ByteSource& source, const HeaderReadOptions& options, io::ByteBuffer* scratch) {
-    HeaderAssembler assembler(source.location(), options, scratch);
-    std::optional<ByteRange> next = assembler.first_read();
-    while (next) {
-        source.read(next->offset, next->length, assembler.buffer());  // appends, clamped to the file
-        next = assembler.parse(source.size());
-    }
-    return assembler.take();
-}
-
-}  // namespace modelcat::crawl
+}  // namespace modelcat::format
