@@ -6,11 +6,11 @@
 #include <fstream>
 #include <iterator>
 
-#include "crawl/ollama_registry.hpp"
 #include "format/gguf.hpp"
 #include "format/ollama_manifest.hpp"
 #include "format/safetensors.hpp"
 #include "kit/kinds.hpp"
+#include "locate/ollama_registry.hpp"
 #include "model/error.hpp"
 #include "model/header_hashes.hpp"
 #include "model/kind.hpp"
@@ -184,17 +184,17 @@ TEST(OllamaManifest, LayersAndWhatIsWrongWithThem) {
 }
 
 TEST(OllamaRegistry, ReferencesAsOllamaNamesThem) {
-    auto ref = crawl::parse_ollama_input("ollama://llama3.1:8b");
+    auto ref = locate::parse_ollama_input("ollama://llama3.1:8b");
     ASSERT_TRUE(ref);
-    EXPECT_EQ(crawl::ollama_manifest_url(*ref), "https://registry.ollama.ai/v2/library/llama3.1/manifests/8b");
-    ref = crawl::parse_ollama_input("ollama://hf.co/bartowski/Llama-3.2-1B-Instruct-GGUF:Q4_K_M");
+    EXPECT_EQ(locate::ollama_manifest_url(*ref), "https://registry.ollama.ai/v2/library/llama3.1/manifests/8b");
+    ref = locate::parse_ollama_input("ollama://hf.co/bartowski/Llama-3.2-1B-Instruct-GGUF:Q4_K_M");
     ASSERT_TRUE(ref);
-    EXPECT_EQ(crawl::ollama_blob_url(*ref, "sha256:ab"), "https://hf.co/v2/bartowski/Llama-3.2-1B-Instruct-GGUF/blobs/sha256:ab");
-    ref = crawl::parse_ollama_input("ollama://127.0.0.1:8080/me/tiny");  // a loopback registry speaks HTTP; the tag defaults
+    EXPECT_EQ(locate::ollama_blob_url(*ref, "sha256:ab"), "https://hf.co/v2/bartowski/Llama-3.2-1B-Instruct-GGUF/blobs/sha256:ab");
+    ref = locate::parse_ollama_input("ollama://127.0.0.1:8080/me/tiny");  // a loopback registry speaks HTTP; the tag defaults
     ASSERT_TRUE(ref);
-    EXPECT_EQ(crawl::ollama_manifest_url(*ref), "http://127.0.0.1:8080/v2/me/tiny/manifests/latest");
+    EXPECT_EQ(locate::ollama_manifest_url(*ref), "http://127.0.0.1:8080/v2/me/tiny/manifests/latest");
     for (const char* bad : {"ollama://", "ollama://a/b/c/d", "ollama://../x:1", "ollama://x:y?z", "ollama://a b"})
-        EXPECT_FALSE(crawl::parse_ollama_input(bad)) << bad;
+        EXPECT_FALSE(locate::parse_ollama_input(bad)) << bad;
 }
 
 }  // namespace

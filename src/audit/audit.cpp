@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "audit/compare.hpp"
-#include "audit/inputs.hpp"
+#include "audit/sides.hpp"
 #include "format/model_config.hpp"
 #include "model/tensor_names.hpp"
 
@@ -34,7 +34,7 @@ std::optional<std::string> mapped_name(const std::string& source, const std::map
     return n.layer ? "blk." + std::to_string(*n.layer) + "." + it->second : it->second;
 }
 
-PairPlan plan_for(const TensorSpan& g, const TensorSpan& s, const AuditInputs& in) {
+PairPlan plan_for(const TensorSpan& g, const TensorSpan& s, const AuditSides& in) {
     PairPlan p{&g, &s, 0, ""};
     if (!permutes_qk(in.architecture) || s.shape.size() != 2) return p;
     if (g.name.ends_with("attn_q.weight")) p.permute_heads = static_cast<uint32_t>(in.config.heads.value_or(0)), p.transform = "permute_q";
@@ -52,7 +52,7 @@ model::TensorResult unmatched(model::Verdict v, const TensorSpan& t, std::string
     return r;
 }
 
-Pairing pair_tensors(const AuditInputs& in, const std::map<std::string, std::string>& map) {
+Pairing pair_tensors(const AuditSides& in, const std::map<std::string, std::string>& map) {
     std::map<std::string, const TensorSpan*> gguf_by_name, source_by_name;
     for (const auto& g : in.gguf) gguf_by_name.emplace(g.name, &g);
     for (const auto& s : in.source) source_by_name.emplace(s.name, &s);
@@ -80,7 +80,7 @@ Pairing pair_tensors(const AuditInputs& in, const std::map<std::string, std::str
     return out;
 }
 
-model::TensorResult check_generated(const TensorSpan& g, const AuditInputs& in, AuditReaders& files) {
+model::TensorResult check_generated(const TensorSpan& g, const AuditSides& in, AuditReaders& files) {
     std::vector<double> expected = format::llama3_rope_factors(in.config);
     if (!expected.empty()) return compare_generated(g, files, expected, kGeneratedRelative);
     model::TensorResult r = generated_result(g);
@@ -90,7 +90,7 @@ model::TensorResult check_generated(const TensorSpan& g, const AuditInputs& in, 
 }
 
 // Compares every pair on `jobs` threads, each with its own open files.
-std::vector<model::TensorResult> compare_all(const std::vector<PairPlan>& pairs, const AuditInputs& in, const AuditOptions& o,
+std::vector<model::TensorResult> compare_all(const std::vector<PairPlan>& pairs, const AuditSides& in, const AuditOptions& o,
                                       uint64_t& bytes, uint64_t& requests) {
     std::vector<model::TensorResult> results(pairs.size());
     std::atomic<size_t> next{0};
@@ -130,7 +130,7 @@ std::vector<model::TensorResult> compare_all(const std::vector<PairPlan>& pairs,
 
 model::AuditResult run_audit(const std::string& gguf, const std::string& source, const AuditOptions& options) {
     auto start = std::chrono::steady_clock::now();
-    AuditInputs in = open_inputs(gguf, source);
+    AuditSides in = read_sides(gguf, source, options.access, options.known_budgets);
     model::AuditResult res;
     res.gguf_location = gguf, res.source_location = source;
     res.source_tensors = in.source.size();

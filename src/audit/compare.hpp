@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "audit/inputs.hpp"
 #include "audit/readers.hpp"
+#include "audit/sides.hpp"
 #include "io/io_error.hpp"
 #include "model/audit_result.hpp"
 

@@ -4,14 +4,8 @@ namespace modelcat::audit {
 
 io::SyncFile& AuditReaders::at(size_t i) {
     if (!open_[i]) {
-        const AuditFile& f = in_.files[i];
-        io::RangeReader* reader = &local_;
-        if (is_remote(f.route.origin().location)) {
-            if (!http_) http_ = std::make_unique<io::HttpReader>(in_.http);
-            reader = http_.get();
-        }
-        open_[i] = std::make_unique<io::SyncFile>(*reader, f.route.origin(), f.size, f.first_bytes);
-        open_[i]->set_route(f.route);
+        const AuditFile& f = sides_.files[i];
+        open_[i] = std::make_unique<io::SyncFile>(reads_.reopen(f.route, f.size, f.first_bytes));
     }
     return *open_[i];
 }

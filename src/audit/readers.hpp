@@ -1,30 +1,28 @@
 #pragma once
 // One audit worker's readers: a SyncFile per file of the audit (by
-// AuditInputs::files index), opened on first use, each starting where the
-// header read left it (size, first bytes, route), over the worker's own
-// readers: local files inline, remote ones on an HTTP reader of its own.
+// AuditSides::files index), opened on first use, each starting where the
+// header read left it (route, size, first bytes), over the worker's own
+// SyncReads: local files inline, remote ones on an HTTP reader of its own.
 #include <cstdint>
 #include <memory>
 #include <vector>
 
-#include "audit/inputs.hpp"
-#include "io/http_reader.hpp"
-#include "io/local_reader.hpp"
+#include "audit/sides.hpp"
 #include "io/sync_file.hpp"
+#include "locate/sync_reads.hpp"
 
 namespace modelcat::audit {
 
 class AuditReaders {
 public:
-    explicit AuditReaders(const AuditInputs& in) : in_(in), open_(in.files.size()) {}
+    explicit AuditReaders(const AuditSides& sides) : sides_(sides), reads_(sides.access, sides.budgets), open_(sides.files.size()) {}
     io::SyncFile& at(size_t i);
     uint64_t bytes_read() const;
     uint64_t requests() const;
 
 private:
-    const AuditInputs& in_;
-    io::LocalReader local_{0};
-    std::unique_ptr<io::HttpReader> http_;
+    const AuditSides& sides_;
+    locate::SyncReads reads_;
     std::vector<std::unique_ptr<io::SyncFile>> open_;
 };
 

@@ -11,7 +11,9 @@
 #include "catalog/catalog.hpp"
 #include "catalog/query.hpp"
 #include "cli/printer.hpp"
+#include "cli/terminal.hpp"
 #include "io/io_error.hpp"
+#include "locate/access.hpp"
 #include "model/error.hpp"
 #include "model/header.hpp"
 
@@ -49,9 +51,11 @@ void print_failures(std::ostream& out, const model::AuditResult& r) {
 
 }  // namespace
 
-int run_audit_command(const std::string& db_path, const AuditFlags& flags) {
+int run_audit_command(const Settings& settings, const std::string& db_path, const AuditFlags& flags) {
     catalog::Catalog cat(db_path);
     audit::AuditOptions options;
+    options.access = http_access(settings, flags.access);
+    options.known_budgets = locate::budget_states(cat.rate_budgets());
     options.name_map = [&cat](const std::string& arch) { return catalog::tensor_name_map(cat.db(), arch); };
     options.sample_rows = flags.sample_rows;
     options.jobs = flags.jobs;
@@ -60,12 +64,10 @@ int run_audit_command(const std::string& db_path, const AuditFlags& flags) {
     try {
         result = audit::run_audit(flags.gguf, flags.source, options);
     } catch (const model::FormatError& e) {
-        std::string where = e.offset() ? "offset " + std::to_string(*e.offset()) + ": "
-                            : e.json_path().empty() ? "" : "at " + e.json_path() + ": ";
-        std::cerr << "modelcat audit: " << where << e.what() << "\n";
+        std::cerr << "modelcat audit: " << terminal_safe(e.failure().describe()) << "\n";
         return kError;
     } catch (const io::IoError& e) {
-        std::cerr << "modelcat audit: " << e.what() << "\n";
+        std::cerr << "modelcat audit: " << terminal_safe(e.what()) << "\n";
         return kError;
     }
     print_failures(std::cout, result);

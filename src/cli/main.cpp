@@ -24,14 +24,15 @@
 #include "cli/html_report.hpp"
 #include "cli/printer.hpp"
 #include "cli/progress.hpp"
+#include "cli/settings.hpp"
 #include "cli/show.hpp"
 #include "cli/stop.hpp"
 #include "cli/terminal.hpp"
 #include "crawl/crawler.hpp"
-#include "crawl/inputs.hpp"
 #include "io/io_error.hpp"
 #include "io/local_reader.hpp"
 #include "io/sync_file.hpp"
+#include "locate/local_inputs.hpp"
 #include "model/error.hpp"
 #include "model/limits.hpp"
 
@@ -42,46 +43,28 @@ namespace {
 constexpr int kExitOk = 0, kExitSomeFailed = 1, kExitUsage = 2;
 constexpr int kExitSignalBase = 128;  // the shell's convention: 130 after SIGINT, 143 after SIGTERM
 
-std::string default_db() {
-    const char* env = std::getenv("MODELCAT_DB");
-    return env && *env ? env : "catalog.db";
-}
-
 struct CrawlFlags {
     std::vector<std::string> lists;
     bool quiet = false, force = false, dry_run = false, json_summary = false;
-    unsigned jobs = 16, per_host = 6;
+    unsigned jobs = 16;
     model::Limits limits;
-    double max_requests_per_minute = 0;
-    std::string hf_endpoint, token_file, deadline;
+    cli::AccessFlags access;
+    std::string deadline;
 };
 
-// The Hub token: --token-file, else HF_TOKEN. Never printed, never stored.
-std::optional<std::string> read_token(const std::string& token_file) {
-    std::string t;
-    if (!token_file.empty()) {
-        std::ifstream in(token_file);
-        if (!in) throw std::runtime_error("cannot read --token-file " + token_file);
-        std::getline(in, t);
-    } else if (const char* env = std::getenv("HF_TOKEN")) {
-        t = env;
-    }
-    while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.pop_back();
-    return t.empty() ? std::nullopt : std::optional(t);
-}
-
-int run_crawl_command(const std::string& db_path, std::vector<std::string> inputs, const CrawlFlags& flags) {
+int run_crawl_command(const cli::Settings& settings, const std::string& db_path, std::vector<std::string> inputs,
+                      CrawlFlags flags) {
     for (const auto& l : flags.lists) {
         std::vector<std::string> more;
         if (l == "-") {
-            more = crawl::read_input_list(std::cin);
+            more = locate::read_input_list(std::cin);
         } else {
             std::ifstream in(l);
             if (!in) {
                 std::cerr << "modelcat: cannot read list file " << cli::terminal_safe(l) << "\n";
                 return kExitUsage;
             }
-            more = crawl::read_input_list(in);
+            more = locate::read_input_list(in);
         }
         inputs.insert(inputs.end(), more.begin(), more.end());
     }
@@ -91,7 +74,7 @@ int run_crawl_command(const std::string& db_path, std::vector<std::string> input
     }
     catalog::Catalog cat = catalog::Catalog::open_for_writing(db_path);
     if (flags.dry_run) {
-        for (const auto& m : crawl::dry_run(cat, inputs, flags.force)) {
+        for (const auto& m : crawl::dry_run(cat, inputs, flags.force, settings.stores)) {
             std::cout << crawl::status_name(m.expected) << "\t" << cli::terminal_safe(m.name);
             for (const auto& f : m.files) std::cout << "\t" << cli::terminal_safe(f);
             if (!m.message.empty()) std::cout << "\t" << cli::terminal_safe(m.message);
@@ -109,17 +92,12 @@ int run_crawl_command(const std::string& db_path, std::vector<std::string> input
     options.force = flags.force;
     options.limits = flags.limits;
     options.jobs = flags.jobs;
-    options.http.max_in_flight = flags.jobs;
-    options.http.per_host = flags.per_host;
-    options.http.max_requests_per_minute = flags.max_requests_per_minute;
-    options.http.token = read_token(flags.token_file);
-    const char* env_endpoint = std::getenv("HF_ENDPOINT");
-    if (!flags.hf_endpoint.empty()) options.hf_endpoint = flags.hf_endpoint;
-    else if (env_endpoint && *env_endpoint) options.hf_endpoint = env_endpoint;
-    while (options.hf_endpoint.ends_with("/")) options.hf_endpoint.pop_back();
+    flags.access.in_flight = flags.jobs;
+    options.access = cli::http_access(settings, flags.access);
+    options.stores = settings.stores;
     options.on_model = [&](const crawl::ModelOutcome& o) { display.model_done(o); };
     options.on_progress = [&](const crawl::CrawlProgress& p) { display.progress(p); };
-    options.http.on_budget_wait = [&](const std::string& host, const std::string& budget, double s) {
+    options.access.http.on_budget_wait = [&](const std::string& host, const std::string& budget, double s) {
         display.budget_wait(host, budget, s);
     };
     const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(deadline_s.value_or(0));
@@ -172,8 +150,8 @@ int run_diff_command(const std::string& db_path, const std::string& a, const std
         crawl::CrawlReport rep = crawl::run_crawl(cat, {a, b}, {});
         for (const auto& f : rep.failures) std::cerr << "error: " << cli::terminal_safe(f.failure->describe()) << "\n";
         if (!rep.failures.empty()) return kExitSomeFailed;
-        ref_a = crawl::expand_inputs({a}).files.front();
-        ref_b = crawl::expand_inputs({b}).files.front();
+        ref_a = locate::expand_inputs({a}).files.front();
+        ref_b = locate::expand_inputs({b}).files.front();
     }
     const std::string sql = *catalog::bundled_query("diff");
     auto params = catalog::resolve_report_params(cat.db(), "diff", sql, {{"a", ref_a}, {"b", ref_b}});
@@ -243,14 +221,14 @@ CLI::App* add_crawl(CLI::App& app, std::string& db, std::vector<std::string>& in
     cmd->add_flag("--json-summary", f.json_summary, "print one JSON object with the totals at the end");
     cmd->add_option("-j,--jobs", f.jobs, "models in flight: remote transfers, and local reads on up to 8 threads (default 16)")
         ->check(CLI::Range(1, 1024));
-    cmd->add_option("--per-host", f.per_host, "remote transfers in flight per host (default 6)")->check(CLI::Range(1, 256));
-    cmd->add_option("--max-requests-per-minute", f.max_requests_per_minute,
+    cmd->add_option("--per-host", f.access.per_host, "remote transfers in flight per host (default 6)")->check(CLI::Range(1, 256));
+    cmd->add_option("--max-requests-per-minute", f.access.max_requests_per_minute,
                     "space requests out (the Hub allows 3,000 per 5 minutes anonymously)");
-    cmd->add_option("--hf-endpoint", f.hf_endpoint, "Hub endpoint for hf:// inputs (default $HF_ENDPOINT or https://huggingface.co)");
+    cli::add_hf_endpoint_option(cmd, f.access);
     add_crawl_limits(cmd, f.limits);
     cmd->add_option("--deadline", f.deadline,
                     "start no model after this long (90s, 45m, 8h); those in flight finish, the next crawl resumes");
-    cmd->add_option("--token-file", f.token_file, "file holding the Hub token (default $HF_TOKEN); sent to the Hub endpoint only");
+    cli::add_token_file_option(cmd, f.access);
     cmd->add_option("inputs", inputs, "files, directories, http(s):// URLs, hf://owner/repo[@rev][/glob]");
     return cmd;
 }
@@ -297,6 +275,8 @@ CLI::App* add_audit(CLI::App& app, std::string& db, cli::AuditFlags& a) {
     cmd->add_option("source", a.source, "checkpoint folder, its model.safetensors.index.json, or a .safetensors")->required();
     cmd->add_option("--sample-rows", a.sample_rows, "compare N rows per tensor at deterministic positions (default: all)");
     cmd->add_option("-j,--jobs", a.jobs, "tensors compared at once (default 2)")->check(CLI::Range(1, 64));
+    cli::add_hf_endpoint_option(cmd, a.access);
+    cli::add_token_file_option(cmd, a.access);
     return cmd;
 }
 
@@ -361,7 +341,8 @@ int run_guarded(const std::string& db, const std::function<int()>& command) {
 int main(int argc, char** argv) {
     CLI::App app{"modelcat: catalogue GGUF and safetensors headers into SQLite"};
     app.require_subcommand(1);
-    std::string db = default_db(), report_html;
+    const cli::Settings settings = cli::Settings::from_environment();
+    std::string db = settings.db, report_html;
     std::vector<std::string> inputs;
     CrawlFlags crawl_flags;
     QueryArgs query;
@@ -370,12 +351,12 @@ int main(int argc, char** argv) {
     catalog::ReportSelection report_sel{std::nullopt, {}, cli::kHtmlReportMaxModels};
     cli::AuditFlags audit_flags;
     const std::vector<std::pair<CLI::App*, std::function<int()>>> commands = {
-        {add_crawl(app, db, inputs, crawl_flags), [&] { return run_crawl_command(db, inputs, crawl_flags); }},
+        {add_crawl(app, db, inputs, crawl_flags), [&] { return run_crawl_command(settings, db, inputs, crawl_flags); }},
         {add_query(app, db, query), [&] { return run_query_or_list(db, query); }},
         {add_show(app, show), [&] { return run_show_command(show); }},
         {add_diff(app, db, diff), [&] { return run_diff_command(db, diff.a, diff.b, diff.format); }},
         {add_report(app, db, report_html, report_sel), [&] { return cli::run_html_report(db, report_html, report_sel); }},
-        {add_audit(app, db, audit_flags), [&] { return cli::run_audit_command(db, audit_flags); }},
+        {add_audit(app, db, audit_flags), [&] { return cli::run_audit_command(settings, db, audit_flags); }},
         {app.add_subcommand("schema", "print the SQL that creates the catalogue"), [] { return run_schema_command(); }},
         {add_migrate(app, db), [&] { return run_migrate_command(db); }},
     };

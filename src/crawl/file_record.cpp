@@ -1,6 +1,6 @@
 #include "crawl/file_record.hpp"
 
-#include "crawl/hub.hpp"
+#include "locate/hub.hpp"
 #include "model/utf8.hpp"
 
 namespace modelcat::crawl {
@@ -18,7 +18,7 @@ const char* role_name(FileRole role) {
 void ReadCost::add(const io::RangeReply& r) {
     bytes += r.bytes;
     requests += r.requests;
-    by_kind.add(request_kinds(r));
+    by_kind.add(locate::request_kinds(r));
 }
 
 namespace {
@@ -26,14 +26,14 @@ namespace {
 // A presigned URL's query is a credential for an hour: recorded without it.
 std::string without_query(const std::string& url) { return url.substr(0, url.find('?')); }
 
-void record_answer(FileRecord& rec, const io::RangeReply& last, const ListedFile* listed) {
+void record_answer(FileRecord& rec, const io::RangeReply& last, const locate::ListingEntry* listed) {
     rec.identity.size = last.total_size.value_or(rec.header.file_size);
     rec.identity.stat = last.stat;
     if (last.stat) return;  // a local file: the stat triple is its identity
     // header values come from a server: only valid UTF-8 enters the catalogue (bad bytes as \xNN)
     rec.identity.etag = model::quote_bytes(last.etag);
-    rec.identity.sha256 = listed && listed->sha256 ? listed->sha256 : hub_sha256(last);
-    rec.identity.xet_hash = listed && listed->xet_hash ? listed->xet_hash : hub_xet_hash(last);
+    rec.identity.sha256 = listed && listed->sha256 ? listed->sha256 : locate::hub_sha256(last);
+    rec.identity.xet_hash = listed && listed->xet_hash ? listed->xet_hash : locate::hub_xet_hash(last);
     // a presigned query is a credential for an hour: never stored
     const std::string final_url = last.final_url == rec.location ? last.final_url : without_query(last.final_url);
     rec.remote = RemoteAnswer{*rec.identity.etag, model::quote_bytes(last.last_modified), model::quote_bytes(final_url),
@@ -43,7 +43,7 @@ void record_answer(FileRecord& rec, const io::RangeReply& last, const ListedFile
 }  // namespace
 
 FileRecord file_record(const std::string& location, FileRole role, model::FileHeader header, const ReadCost& cost,
-                       const io::RangeReply& last, const ListedFile* listed) {
+                       const io::RangeReply& last, const locate::ListingEntry* listed) {
     FileRecord rec;
     rec.location = location;
     rec.role = role;
@@ -54,7 +54,7 @@ FileRecord file_record(const std::string& location, FileRole role, model::FileHe
 }
 
 FileRecord side_record(const std::string& location, FileRole role, model::Format format, const io::RangeReply& reply,
-                       std::vector<model::MetadataEntry> metadata, const ListedFile* listed) {
+                       std::vector<model::MetadataEntry> metadata, const locate::ListingEntry* listed) {
     FileRecord rec;
     rec.location = location;
     rec.role = role;

@@ -7,6 +7,7 @@
 
 #include "crawl/outcome.hpp"
 #include "io/range_reader.hpp"
+#include "locate/remote_plan.hpp"
 #include "model/header.hpp"
 
 namespace modelcat::crawl {
@@ -31,7 +32,7 @@ struct RemoteAnswer {
 
 struct ReadCost {
     uint64_t bytes = 0, requests = 0;
-    RequestCounts by_kind;
+    locate::RequestCounts by_kind;
     double ms = 0;
     void add(const io::RangeReply& r);
 };
@@ -45,20 +46,13 @@ struct FileRecord {
     std::optional<RemoteAnswer> remote;
 };
 
-// What a listing says of a remote file before it is read.
-struct ListedFile {
-    uint64_t size = 0;
-    std::optional<std::string> sha256, xet_hash, revision;
-    std::optional<std::string> fetch_url;  // where to read it: pinned to the listing's commit
-};
-
 // The record of a file whose header was parsed from `last` (the final reply).
 FileRecord file_record(const std::string& location, FileRole role, model::FileHeader header, const ReadCost& cost,
-                       const io::RangeReply& last, const ListedFile* listed);
+                       const io::RangeReply& last, const locate::ListingEntry* listed);
 
 // The record of a side file read whole in `reply` (index.json, config.json, an
 // Ollama manifest), with the metadata it holds.
 FileRecord side_record(const std::string& location, FileRole role, model::Format format, const io::RangeReply& reply,
-                       std::vector<model::MetadataEntry> metadata, const ListedFile* listed);
+                       std::vector<model::MetadataEntry> metadata, const locate::ListingEntry* listed);
 
 }  // namespace modelcat::crawl

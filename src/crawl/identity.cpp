@@ -12,7 +12,7 @@ std::optional<FileIdentity> local_identity(const std::string& path, const std::o
     return FileIdentity{st->size, st, std::nullopt, digest, std::nullopt};
 }
 
-std::optional<std::string> digest_of(const ModelPlan& plan, const std::string& location) {
+std::optional<std::string> digest_of(const locate::ModelPlan& plan, const std::string& location) {
     auto it = plan.digests.find(location);
     return it == plan.digests.end() ? std::nullopt : std::optional(it->second);
 }

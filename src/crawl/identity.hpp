@@ -8,7 +8,7 @@
 
 #include "catalog/catalog.hpp"
 #include "crawl/file_record.hpp"
-#include "crawl/plan.hpp"
+#include "locate/plan.hpp"
 
 namespace modelcat::crawl {
 
@@ -24,7 +24,7 @@ Sameness compare_identity(const catalog::StoredFile& stored, const std::optional
 std::optional<FileIdentity> local_identity(const std::string& path, const std::optional<std::string>& digest = std::nullopt);
 
 // The digest a plan's store names `location` by, if any.
-std::optional<std::string> digest_of(const ModelPlan& plan, const std::string& location);
+std::optional<std::string> digest_of(const locate::ModelPlan& plan, const std::string& location);
 
 // A whole model: unchanged when every file is catalogued ok under one model
 // made of exactly these files, and each is the same. `to_ask` lists the files

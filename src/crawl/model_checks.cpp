@@ -79,8 +79,8 @@ void check_checkpoint(const format::CheckpointIndex& idx, const std::string& ind
 
 }  // namespace
 
-void check_model_files(const ModelPlan& plan, std::span<const FileRecord> data) {
-    if (plan.kind == ModelPlan::Kind::split_gguf) check_split_set(data);
+void check_model_files(const locate::ModelPlan& plan, std::span<const FileRecord> data) {
+    if (plan.kind == locate::ModelPlan::Kind::split_gguf) check_split_set(data);
     if (plan.parsed_index) check_checkpoint(*plan.parsed_index, *plan.index, data);
 }
 

@@ -4,11 +4,11 @@
 #include <span>
 
 #include "crawl/file_record.hpp"
-#include "crawl/plan.hpp"
+#include "locate/plan.hpp"
 
 namespace modelcat::crawl {
 
 // Checks the data files (in plan order). Throws model::FormatError, in the file at fault, when they do not form a whole.
-void check_model_files(const ModelPlan& plan, std::span<const FileRecord> data_files);
+void check_model_files(const locate::ModelPlan& plan, std::span<const FileRecord> data_files);
 
 }  // namespace modelcat::crawl

@@ -2,7 +2,6 @@
 
 #include <chrono>
 
-#include "crawl/hub.hpp"
 #include "crawl/identity.hpp"
 #include "crawl/model_checks.hpp"
 #include "crawl/model_rows.hpp"
@@ -10,6 +9,7 @@
 #include "format/header_assembler.hpp"
 #include "io/io_error.hpp"
 #include "io/read_route.hpp"
+#include "locate/hub.hpp"
 #include "model/error.hpp"
 #include "model/utf8.hpp"
 
@@ -19,19 +19,17 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-bool is_url(const std::string& location) { return location.find("://") != std::string::npos; }
-
 // A longer text layer (a license) is listed in ollama.layers but its text not stored.
 constexpr uint64_t kMaxLayerBytes = 256 << 10;
 
-const ManifestFile* manifest_of(const ModelPlan& plan, const std::string& location) {
+const locate::ManifestFile* manifest_of(const locate::ModelPlan& plan, const std::string& location) {
     for (const auto& m : plan.manifests)
         if (m.location == location) return &m;
     return nullptr;
 }
 
 // A text layer as one metadata value (the file's own text; invalid UTF-8 escaped, with a warning).
-void add_layer_text(const TextLayer& layer, const io::RangeReply& reply, model::FileHeader& h) {
+void add_layer_text(const locate::TextLayer& layer, const io::RangeReply& reply, model::FileHeader& h) {
     if (reply.body.size() > kMaxLayerBytes) {
         h.warnings.push_back({0, "ollama " + layer.kind + " layer is over the " + std::to_string(kMaxLayerBytes) +
                                      "-byte cap: listed in ollama.layers, its text not stored"});
@@ -53,7 +51,7 @@ std::string version_of(const io::RangeReply& r) {
 
 struct ModelPipeline::Job {
     void derive();
-    ModelPlan plan;
+    locate::ModelPlan plan;
     std::vector<std::string> files;                // all_files(plan): data files, then index and config
     std::vector<std::optional<FileRecord>> read;   // one per file
     size_t pending = 0;
@@ -83,13 +81,13 @@ struct ModelPipeline::FileRead {
 };
 
 ModelPipeline::ModelPipeline(catalog::Catalog& catalog, int64_t crawl_id, io::RangeReader& reader,
-                             PipelineOptions options, const KnownFiles& known, std::function<void(ModelOutcome)> account)
+                             PipelineOptions options, const locate::RemoteFacts& known, std::function<void(ModelOutcome)> account)
     : catalog_(catalog), crawl_id_(crawl_id), reader_(reader), options_(std::move(options)), known_(known),
       account_(std::move(account)) {}
 
 ModelPipeline::~ModelPipeline() = default;
 
-bool ModelPipeline::run(std::vector<ModelPlan> plans) {
+bool ModelPipeline::run(std::vector<locate::ModelPlan> plans) {
     for (auto& p : plans) queue_.push_back(std::move(p));
     start_next();
     reader_.run();
@@ -106,7 +104,7 @@ void ModelPipeline::start_next() {
     if (starting_) return;
     starting_ = true;
     while (in_flight_ < options_.models_in_flight && !queue_.empty() && !(options_.should_stop && options_.should_stop())) {
-        ModelPlan plan = std::move(queue_.front());
+        locate::ModelPlan plan = std::move(queue_.front());
         queue_.pop_front();
         ++in_flight_;
         start(std::move(plan));
@@ -114,9 +112,9 @@ void ModelPipeline::start_next() {
     starting_ = false;
 }
 
-void ModelPipeline::start(ModelPlan plan) {
+void ModelPipeline::start(locate::ModelPlan plan) {
     auto job = std::make_shared<Job>();
-    job->files = all_files(plan);
+    job->files = locate::all_files(plan);
     job->plan = std::move(plan);
     job->read.resize(job->files.size());
     job->outcome.location = job->files.empty() ? std::string() : job->files.front();
@@ -128,8 +126,8 @@ void ModelPipeline::start(ModelPlan plan) {
 // What can be known of a file without a request: a stat (with the digest a
 // store names a blob by), a listing's sha256, or the answer that brought a JSON
 // file while planning.
-std::optional<FileIdentity> ModelPipeline::identity_now(const ModelPlan& plan, const std::string& location) const {
-    if (!is_url(location)) return local_identity(location, digest_of(plan, location));
+std::optional<FileIdentity> ModelPipeline::identity_now(const locate::ModelPlan& plan, const std::string& location) const {
+    if (!locate::is_remote(location)) return local_identity(location, digest_of(plan, location));
     if (auto it = known_.listed.find(location); it != known_.listed.end() && (it->second.sha256 || it->second.xet_hash))
         return FileIdentity{it->second.size, std::nullopt, std::nullopt, it->second.sha256, it->second.xet_hash};
     if (auto it = known_.fetched.find(location); it != known_.fetched.end() && it->second.ok())
@@ -192,7 +190,7 @@ void ModelPipeline::read_data(const JobPtr& job, size_t index, bool restarted) {
 void ModelPipeline::read_range(const JobPtr& job, const std::shared_ptr<FileRead>& fr, format::ByteRange range) {
     fr->asked = range;
     io::RangeRequest r = fr->route.request(range.offset, range.length);
-    if (!is_url(r.location)) r.append_to = &fr->assembler.buffer();
+    if (!locate::is_remote(r.location)) r.append_to = &fr->assembler.buffer();
     reader_.submit(std::move(r), [this, job, fr](io::RangeReply reply) { on_range(job, fr, std::move(reply)); });
 }
 
@@ -203,7 +201,7 @@ void ModelPipeline::on_range(const JobPtr& job, const std::shared_ptr<FileRead>&
     const std::string& location = job->files[fr->index];
     auto fail_here = [&](std::optional<uint64_t> offset, const std::string& msg) { fail(job, {location, offset, "", msg}); };
     if (fr->route.refused(reply)) return read_range(job, fr, fr->asked);
-    if (!reply.ok()) return fail_here(std::nullopt, failure_message(reply, sends_token(reply.location)));
+    if (!reply.ok()) return fail_here(std::nullopt, options_.access.explain(reply));
     fr->route.follow(reply);
     if (!reply.total_size) return fail_here(std::nullopt, "the server did not say the file's size: " + reply.location);
     // A file that changes under us, or disagrees with its listing, is read again once from scratch.
@@ -241,11 +239,11 @@ void ModelPipeline::parsed(const JobPtr& job, const std::shared_ptr<FileRead>& f
     if (reply.first_hop.empty()) reply.first_hop = fr->route.first_hop();  // identity headers came with the redirect
     fr->cost.ms = std::chrono::duration<double, std::milli>(Clock::now() - fr->started).count();
     auto listed = known_.listed.find(location);
-    const ListedFile* listing = listed == known_.listed.end() ? nullptr : &listed->second;
+    const locate::ListingEntry* listing = listed == known_.listed.end() ? nullptr : &listed->second;
     file_done(job, fr->index, file_record(location, FileRole::data, fr->assembler.take(), fr->cost, reply, listing));
 }
 
-const ListedFile* ModelPipeline::listing(const std::string& location) const {
+const locate::ListingEntry* ModelPipeline::listing(const std::string& location) const {
     auto it = known_.listed.find(location);
     return it == known_.listed.end() ? nullptr : &it->second;
 }
@@ -263,8 +261,8 @@ void ModelPipeline::read_side_file(const JobPtr& job, size_t index) {
 
 void ModelPipeline::side_file_done(const JobPtr& job, size_t index, const io::RangeReply& reply) {
     const std::string& location = job->files[index];
-    if (!reply.ok()) return fail(job, {location, std::nullopt, "", failure_message(reply, sends_token(reply.location))});
-    if (const ManifestFile* m = manifest_of(job->plan, location))
+    if (!reply.ok()) return fail(job, {location, std::nullopt, "", options_.access.explain(reply)});
+    if (const locate::ManifestFile* m = manifest_of(job->plan, location))
         return read_layers(job, index, *m, side_record(location, FileRole::manifest, model::Format::json, reply, {}, listing(location)));
     const bool is_index = job->plan.index && location == *job->plan.index;
     std::vector<model::MetadataEntry> metadata;
@@ -279,17 +277,17 @@ void ModelPipeline::side_file_done(const JobPtr& job, size_t index, const io::Ra
 }
 
 // A manifest's text layers, each read up to one byte past the cap: the manifest's record holds them.
-void ModelPipeline::read_layers(const JobPtr& job, size_t index, const ManifestFile& manifest, FileRecord record) {
+void ModelPipeline::read_layers(const JobPtr& job, size_t index, const locate::ManifestFile& manifest, FileRecord record) {
     auto rec = std::make_shared<FileRecord>(std::move(record));
     rec->header.metadata.push_back({"ollama.layers", model::ValueType::string, manifest.layers_json, 0});
     auto pending = std::make_shared<size_t>(manifest.layers.size());
     if (*pending == 0) return file_done(job, index, std::move(*rec));
-    for (const TextLayer& layer : manifest.layers)
+    for (const locate::TextLayer& layer : manifest.layers)
         reader_.submit(request(layer.location, 0, kMaxLayerBytes + 1), [this, job, index, rec, pending, layer](io::RangeReply r) {
             add_cost(job->outcome, r);
             rec->cost.add(r);
             if (job->finished) return;
-            if (!r.ok()) return fail(job, {layer.location, std::nullopt, "", failure_message(r, sends_token(r.location))});
+            if (!r.ok()) return fail(job, {layer.location, std::nullopt, "", options_.access.explain(r)});
             add_layer_text(layer, r, rec->header);
             if (--*pending == 0) file_done(job, index, std::move(*rec));
         });
@@ -350,17 +348,14 @@ void ModelPipeline::done(const JobPtr& job) {
 void ModelPipeline::add_cost(ModelOutcome& o, const io::RangeReply& reply) {
     o.requests += reply.requests;
     o.bytes_read += reply.bytes;
-    o.by_kind.add(request_kinds(reply));
+    o.by_kind.add(locate::request_kinds(reply));
 }
 
-bool ModelPipeline::sends_token(const std::string& url) const { return options_.sends_token && options_.sends_token(url); }
-
+// To where a listing pinned the file, when it did.
 io::RangeRequest ModelPipeline::request(const std::string& location, uint64_t offset, uint64_t length) const {
-    io::RangeRequest r{location, offset, length};
-    if (auto it = known_.listed.find(location); it != known_.listed.end() && it->second.fetch_url) r.location = *it->second.fetch_url;
-    r.with_token = sends_token(r.location);
-    r.budget = options_.budget_of ? options_.budget_of(r.location) : "";
-    return r;
+    auto it = known_.listed.find(location);
+    const bool pinned = it != known_.listed.end() && it->second.fetch_url;
+    return options_.access.request(pinned ? *it->second.fetch_url : location, offset, length);
 }
 
 }  // namespace modelcat::crawl

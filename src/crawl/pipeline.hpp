@@ -14,9 +14,11 @@
 #include "catalog/catalog.hpp"
 #include "crawl/file_record.hpp"
 #include "crawl/outcome.hpp"
-#include "crawl/plan.hpp"
 #include "format/header_assembler.hpp"
 #include "io/range_reader.hpp"
+#include "locate/access.hpp"
+#include "locate/plan.hpp"
+#include "locate/remote_plan.hpp"
 #include "model/header.hpp"
 #include "model/limits.hpp"
 
@@ -29,25 +31,17 @@ struct PipelineOptions {
     bool read_generously = false;                // remote: a third request costs more than extra bytes
     bool force = false;                          // re-read unchanged files too
     size_t models_in_flight = 16;
-    std::function<bool(const std::string&)> sends_token;  // whether a URL gets the Hub token
-    std::function<std::string(const std::string&)> budget_of;  // the rate-limit budget a URL spends
+    locate::HttpAccess access;  // how remote files are asked for (the token, the budgets)
     std::function<bool()> should_stop;  // asked before each model starts: true starts no more
-};
-
-// What is known of remote files before they are read: listings and the
-// JSON files fetched while planning (read once, used by the model).
-struct KnownFiles {
-    std::map<std::string, ListedFile> listed;
-    std::map<std::string, io::RangeReply> fetched;
 };
 
 class ModelPipeline {
 public:
     ModelPipeline(catalog::Catalog& catalog, int64_t crawl_id, io::RangeReader& reader, PipelineOptions options,
-                  const KnownFiles& known, std::function<void(ModelOutcome)> account);
+                  const locate::RemoteFacts& known, std::function<void(ModelOutcome)> account);
     ~ModelPipeline();
     // Runs every model to its outcome, or (should_stop) those started; false when some were not.
-    bool run(std::vector<ModelPlan> plans);
+    bool run(std::vector<locate::ModelPlan> plans);
 
 private:
     struct Job;
@@ -55,9 +49,9 @@ private:
     using JobPtr = std::shared_ptr<Job>;
 
     void start_next();
-    void start(ModelPlan plan);
-    std::optional<FileIdentity> identity_now(const ModelPlan& plan, const std::string& location) const;
-    const ListedFile* listing(const std::string& location) const;
+    void start(locate::ModelPlan plan);
+    std::optional<FileIdentity> identity_now(const locate::ModelPlan& plan, const std::string& location) const;
+    const locate::ListingEntry* listing(const std::string& location) const;
     void check_unchanged(const JobPtr& job);
     void ask_server(const JobPtr& job, std::vector<std::pair<std::string, std::string>> to_ask);
     void unchanged(const JobPtr& job);
@@ -68,7 +62,7 @@ private:
     void on_range(const JobPtr& job, const std::shared_ptr<FileRead>& fr, io::RangeReply reply);
     void read_side_file(const JobPtr& job, size_t index);
     void side_file_done(const JobPtr& job, size_t index, const io::RangeReply& reply);
-    void read_layers(const JobPtr& job, size_t index, const ManifestFile& manifest, FileRecord record);
+    void read_layers(const JobPtr& job, size_t index, const locate::ManifestFile& manifest, FileRecord record);
     void parsed(const JobPtr& job, const std::shared_ptr<FileRead>& fr);
     void file_done(const JobPtr& job, size_t index, FileRecord record);
     void finish(const JobPtr& job);
@@ -76,15 +70,14 @@ private:
     void fail(const JobPtr& job, model::Failure failure);
     void done(const JobPtr& job);
     io::RangeRequest request(const std::string& location, uint64_t offset, uint64_t length) const;
-    bool sends_token(const std::string& url) const;
 
     catalog::Catalog& catalog_;
     int64_t crawl_id_;
     io::RangeReader& reader_;
     PipelineOptions options_;
-    const KnownFiles& known_;
+    const locate::RemoteFacts& known_;
     std::function<void(ModelOutcome)> account_;
-    std::deque<ModelPlan> queue_;
+    std::deque<locate::ModelPlan> queue_;
     size_t in_flight_ = 0;
     bool starting_ = false;
     std::vector<std::string> checked_;  // files seen unchanged, recorded together at the end

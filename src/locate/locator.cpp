@@ -1,11 +1,11 @@
-#include "crawl/locator.hpp"
+#include "locate/locator.hpp"
 
 #include <filesystem>
 
 #include "io/local_reader.hpp"
 #include "io/sync_file.hpp"
 
-namespace modelcat::crawl {
+namespace modelcat::locate {
 
 bool LocalLocator::exists(const std::string& location) const {
     std::error_code ec;
@@ -19,8 +19,15 @@ std::string LocalLocator::read_text(const std::string& location) const {
     return std::string(bytes.begin(), bytes.end());
 }
 
-std::string sibling(const std::string& location, const std::string& name) { return parent(location) + "/" + name; }
+bool is_remote(const std::string& location) {
+    return location.starts_with("http://") || location.starts_with("https://") || location.starts_with("hf://") ||
+           location.starts_with("ollama://");
+}
+
+std::string sibling(const std::string& location, const std::string& name) {
+    return location.find('/') == std::string::npos ? name : parent(location) + "/" + name;
+}
 
 std::string parent(const std::string& location) { return location.substr(0, location.rfind('/')); }
 
-}  // namespace modelcat::crawl
+}  // namespace modelcat::locate

@@ -6,12 +6,23 @@
 #include <string>
 #include <vector>
 
-#include "crawl/outcome.hpp"
 #include "io/range_reader.hpp"
 
-namespace modelcat::crawl {
+namespace modelcat::locate {
 
-// hf://owner/repo[@revision][/glob]
+// HTTP requests by the Hub budget they spend: API calls (listings), resolver
+// calls (any URL with /resolve/, redirect-free), storage reads (everything else).
+struct RequestCounts {
+    uint64_t api = 0, resolver = 0, storage = 0;
+    void add(const locate::RequestCounts& o) {
+        api += o.api;
+        resolver += o.resolver;
+        storage += o.storage;
+    }
+};
+
+// hf://owner/repo[@revision][/glob]: a crawl input (glob: the files to read), or
+// hf://owner/repo[@revision][/path]: an audit's file or checkpoint folder (glob: its path).
 struct HubInput {
     std::string input, repo, revision = "main", glob;
 };
@@ -21,8 +32,12 @@ std::optional<HubInput> parse_hub_input(const std::string& input);
 bool wanted_hub_file(const std::string& path);
 
 std::string hub_listing_url(const std::string& endpoint, const HubInput& hub);
+// ENDPOINT/REPO/resolve/REVISION/PATH; without a path, the folder of the revision's files.
 std::string hub_resolve_url(const std::string& endpoint, const std::string& repo, const std::string& revision,
                             const std::string& path);
+// hf://owner/repo[@revision][/path] as its resolve URL under `endpoint`; any other location as it
+// is. Throws io::IoError for an hf:// location that names no repository.
+std::string hub_location_url(const std::string& location, const std::string& endpoint);
 
 // The owner/repo of a .../owner/repo/resolve/<rev>/... URL, else `fallback`.
 std::string hub_repo_or(const std::string& location, const std::string& fallback);
@@ -45,4 +60,4 @@ std::optional<std::string> hub_commit(const io::RangeReply& reply);
 // A failed reply's message, with what to do about a refusal (401/403).
 std::string failure_message(const io::RangeReply& reply, bool token_sent);
 
-}  // namespace modelcat::crawl
+}  // namespace modelcat::locate

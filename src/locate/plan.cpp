@@ -1,4 +1,4 @@
-#include "crawl/plan.hpp"
+#include "locate/plan.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -6,12 +6,13 @@
 #include <map>
 #include <set>
 
-#include "crawl/hub.hpp"
-#include "crawl/split_name.hpp"
+#include "locate/checkpoint.hpp"
+#include "locate/hub.hpp"
+#include "locate/split_name.hpp"
 
 namespace fs = std::filesystem;
 
-namespace modelcat::crawl {
+namespace modelcat::locate {
 
 namespace {
 
@@ -23,11 +24,11 @@ ModelPlan checkpoint_plan(const std::string& index_location, const Locator& loca
     ModelPlan m;
     m.kind = ModelPlan::Kind::checkpoint;
     m.name = hub_repo_or(index_location, base_name(parent(index_location)));
-    m.index = index_location;
-    std::string text = locator.read_text(index_location);
-    m.parsed_index = format::parse_checkpoint_index({reinterpret_cast<const uint8_t*>(text.data()), text.size()});
-    for (const auto& shard : m.parsed_index->shards) m.data_files.push_back(sibling(index_location, shard));
-    if (std::string config = sibling(index_location, "config.json"); locator.exists(config)) m.config = config;
+    CheckpointFiles c = read_checkpoint_index(index_location, locator);
+    m.index = std::move(c.index);
+    m.parsed_index = std::move(c.parsed_index);
+    m.data_files = std::move(c.shards);
+    if (locator.exists(c.config)) m.config = std::move(c.config);
     return m;
 }
 
@@ -85,9 +86,9 @@ CrawlPlan plan_crawl(const std::vector<std::string>& files, std::vector<model::F
     return plan;
 }
 
-}  // namespace modelcat::crawl
+}  // namespace modelcat::locate
 
-namespace modelcat::crawl {
+namespace modelcat::locate {
 
 std::string model_path(const ModelPlan& plan) {
     if (plan.kind == ModelPlan::Kind::split_gguf) return parse_split_name(plan.data_files.front())->prefix;
@@ -103,4 +104,4 @@ std::vector<std::string> all_files(const ModelPlan& plan) {
     return files;
 }
 
-}  // namespace modelcat::crawl
+}  // namespace modelcat::locate

@@ -1,26 +1,26 @@
-#include "crawl/remote_inputs.hpp"
+#include "locate/remote_plan.hpp"
 
 #include <fnmatch.h>
 
 #include <set>
 
-#include "crawl/hub.hpp"
-#include "crawl/ollama_models.hpp"
-#include "crawl/ollama_registry.hpp"
-#include "crawl/stores.hpp"
 #include "format/hub_listing.hpp"
 #include "format/ollama_manifest.hpp"
 #include "io/io_error.hpp"
+#include "locate/hub.hpp"
+#include "locate/ollama_models.hpp"
+#include "locate/ollama_registry.hpp"
+#include "locate/stores.hpp"
 #include "model/error.hpp"
 
-namespace modelcat::crawl {
+namespace modelcat::locate {
 
 namespace {
 
 // Plans from what the listings and JSON fetches found.
 class FetchedLocator final : public Locator {
 public:
-    explicit FetchedLocator(const KnownFiles& known) : known_(known) {}
+    explicit FetchedLocator(const RemoteFacts& known) : known_(known) {}
     std::set<std::string> exist;
     bool exists(const std::string& location) const override { return exist.count(location) > 0; }
     std::string read_text(const std::string& location) const override {
@@ -30,13 +30,12 @@ public:
     }
 
 private:
-    const KnownFiles& known_;
+    const RemoteFacts& known_;
 };
 
 class RemotePlanner {
 public:
-    RemotePlanner(io::RangeReader& reader, const std::string& endpoint, const std::function<bool(const std::string&)>& sends_token)
-        : reader_(reader), endpoint_(endpoint), sends_token_(sends_token) {}
+    RemotePlanner(io::RangeReader& reader, const HttpAccess& access) : reader_(reader), access_(access) {}
     RemotePlan plan(const std::vector<std::string>& inputs);
 
 private:
@@ -45,12 +44,7 @@ private:
     void fetch_json(const std::string& url, bool optional);
     void fetch_manifest(const OllamaRef& ref);
     void add_manifest(const OllamaRef& ref, const io::RangeReply& reply);
-    io::RangeRequest whole(const std::string& url) const {
-        io::RangeRequest r{url, 0, 0};
-        r.with_token = sends_token_(url);
-        r.budget = hub_budget(url);
-        return r;
-    }
+    io::RangeRequest whole(const std::string& url) const { return access_.request(url); }
     void count(const io::RangeReply& reply) {
         out_.cost.requests += reply.requests;
         out_.cost.bytes_read += reply.bytes;
@@ -58,18 +52,17 @@ private:
     }
 
     io::RangeReader& reader_;
-    std::string endpoint_;
-    const std::function<bool(const std::string&)>& sends_token_;
+    const HttpAccess& access_;
     RemotePlan out_;
     std::vector<model::Failure> problems_;
     std::vector<ModelPlan> ollama_;  // models of the registry tags asked for
-    std::map<std::string, ListedFile> ollama_blobs_;  // their blobs, known from the manifests
+    std::map<std::string, ListingEntry> ollama_blobs_;  // their blobs, known from the manifests
 };
 
 void RemotePlanner::list_hub(const HubInput& hub, const std::string& url) {
     reader_.submit(whole(url), [this, hub](io::RangeReply reply) {
         count(reply);
-        if (!reply.ok()) return problems_.push_back({.location = hub.input, .message = failure_message(reply, sends_token_(reply.location))});
+        if (!reply.ok()) return problems_.push_back({.location = hub.input, .message = access_.explain(reply)});
         add_listing(hub, reply);
     });
 }
@@ -89,8 +82,8 @@ void RemotePlanner::add_listing(const HubInput& hub, const io::RangeReply& reply
         if (!hub.glob.empty() && fnmatch(hub.glob.c_str(), f.path.c_str(), 0) != 0 && !f.path.ends_with("config.json") &&
             !f.path.ends_with(".index.json"))
             continue;
-        out_.known.listed[hub_resolve_url(endpoint_, hub.repo, hub.revision, f.path)] =
-            ListedFile{f.size, f.sha256, f.xet_hash, pinned, hub_resolve_url(endpoint_, hub.repo, pinned, f.path)};
+        out_.known.listed[hub_resolve_url(access_.hf_endpoint, hub.repo, hub.revision, f.path)] =
+            ListingEntry{f.size, f.sha256, f.xet_hash, pinned, hub_resolve_url(access_.hf_endpoint, hub.repo, pinned, f.path)};
     }
     if (auto next = reply.link_next) list_hub(hub, *next);
 }
@@ -108,7 +101,7 @@ void RemotePlanner::fetch_json(const std::string& url, bool optional) {
 void RemotePlanner::fetch_manifest(const OllamaRef& ref) {
     reader_.submit(whole(ollama_manifest_url(ref)), [this, ref](io::RangeReply reply) {
         count(reply);
-        if (!reply.ok()) return problems_.push_back({.location = ref.input, .message = failure_message(reply, false)});
+        if (!reply.ok()) return problems_.push_back({.location = ref.input, .message = access_.explain(reply)});
         add_manifest(ref, reply);
     });
 }
@@ -120,7 +113,7 @@ void RemotePlanner::add_manifest(const OllamaRef& ref, const io::RangeReply& rep
         auto layers = format::parse_ollama_manifest(reply.body);
         auto blob = [&](const format::OllamaLayer& l) {
             const std::string url = ollama_blob_url(ref, l.digest);
-            ollama_blobs_[url] = ListedFile{l.size, l.digest.substr(7), std::nullopt, ref.tag, std::nullopt};
+            ollama_blobs_[url] = ListingEntry{l.size, l.digest.substr(7), std::nullopt, ref.tag, std::nullopt};
             return url;
         };
         for (auto& m : ollama_models(layers, tag, blob)) ollama_.push_back(std::move(m));
@@ -139,8 +132,8 @@ RemotePlan RemotePlanner::plan(const std::vector<std::string>& inputs) {
             if (auto ref = parse_ollama_input(in)) fetch_manifest(*ref);
             else problems_.push_back({.location = in, .message = "not an ollama://[registry/]namespace/model[:tag] input"});
         } else if (auto hub = parse_hub_input(in)) {
-            out_.gone_scopes.push_back(endpoint_ + "/" + hub->repo + "/resolve/" + hub->revision);
-            list_hub(*hub, hub_listing_url(endpoint_, *hub));
+            out_.gone_scopes.push_back(hub_resolve_url(access_.hf_endpoint, hub->repo, hub->revision, ""));
+            list_hub(*hub, hub_listing_url(access_.hf_endpoint, *hub));
         } else if (in.starts_with("hf://")) {
             problems_.push_back({.location = in, .message = "not an hf://owner/repo[@revision][/glob] input"});
         } else {
@@ -168,7 +161,7 @@ RemotePlan RemotePlanner::plan(const std::vector<std::string>& inputs) {
             continue;
         }
         locator.exist.erase(it->first);
-        problems_.push_back({.location = it->first, .message = failure_message(it->second, sends_token_(it->second.location))});
+        problems_.push_back({.location = it->first, .message = access_.explain(it->second)});
         it = out_.known.fetched.erase(it);
     }
     std::vector<std::string> files;
@@ -182,14 +175,8 @@ RemotePlan RemotePlanner::plan(const std::vector<std::string>& inputs) {
 
 }  // namespace
 
-bool is_remote_input(const std::string& input) {
-    return input.starts_with("http://") || input.starts_with("https://") || input.starts_with("hf://") ||
-           input.starts_with("ollama://");
+RemotePlan plan_remote(io::RangeReader& reader, const std::vector<std::string>& inputs, const HttpAccess& access) {
+    return RemotePlanner(reader, access).plan(inputs);
 }
 
-RemotePlan plan_remote(io::RangeReader& reader, const std::vector<std::string>& inputs, const std::string& hf_endpoint,
-                       const std::function<bool(const std::string&)>& sends_token) {
-    return RemotePlanner(reader, hf_endpoint, sends_token).plan(inputs);
-}
-
-}  // namespace modelcat::crawl
+}  // namespace modelcat::locate

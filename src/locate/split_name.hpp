@@ -3,7 +3,7 @@
 #include <optional>
 #include <string>
 
-namespace modelcat::crawl {
+namespace modelcat::locate {
 
 // A split GGUF shard's parts: "dir/name", 1-based number and count.
 struct SplitName {
@@ -13,4 +13,4 @@ struct SplitName {
 std::optional<SplitName> parse_split_name(const std::string& location);
 std::string split_shard_name(const std::string& prefix, unsigned number, unsigned count);
 
-}  // namespace modelcat::crawl
+}  // namespace modelcat::locate

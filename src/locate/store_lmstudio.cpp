@@ -1,11 +1,11 @@
 // LM Studio's models folder: {publisher}/{repo}/*.gguf, plain files.
 #include <filesystem>
 
-#include "crawl/stores.hpp"
+#include "locate/stores.hpp"
 
 namespace fs = std::filesystem;
 
-namespace modelcat::crawl {
+namespace modelcat::locate {
 
 StorePlan plan_lmstudio(const std::string& root) {
     StorePlan out;
@@ -27,4 +27,4 @@ StorePlan plan_lmstudio(const std::string& root) {
     return out;
 }
 
-}  // namespace modelcat::crawl
+}  // namespace modelcat::locate

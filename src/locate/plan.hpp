@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "crawl/inputs.hpp"
-#include "crawl/locator.hpp"
 #include "format/checkpoint.hpp"
+#include "locate/local_inputs.hpp"
+#include "locate/locator.hpp"
 #include "model/rows.hpp"
 
-namespace modelcat::crawl {
+namespace modelcat::locate {
 
 // A small text layer of an Ollama tag (template, system prompt, params,
 // license, messages): read with its manifest, stored as `ollama.<kind>`.
@@ -52,9 +52,9 @@ struct CrawlPlan {
 
 CrawlPlan plan_crawl(const std::vector<std::string>& files, std::vector<model::Failure> problems, const Locator& locator);
 
-}  // namespace modelcat::crawl
+}  // namespace modelcat::locate
 
-namespace modelcat::crawl {
+namespace modelcat::locate {
 
 // The path a model is known by: its file, a split set's stem (without
 // -00001-of-0000N.gguf), a checkpoint's folder.
@@ -63,4 +63,4 @@ std::string model_path(const ModelPlan& plan);
 // Data files first, then the index, config.json and manifests.
 std::vector<std::string> all_files(const ModelPlan& plan);
 
-}  // namespace modelcat::crawl
+}  // namespace modelcat::locate

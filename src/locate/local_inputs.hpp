@@ -8,7 +8,7 @@
 
 #include "model/error.hpp"
 
-namespace modelcat::crawl {
+namespace modelcat::locate {
 
 struct ExpandedInputs {
     std::vector<std::string> files;      // absolute paths as given (symlinks not resolved), de-duplicated
@@ -29,4 +29,4 @@ ExpandedInputs expand_inputs(const std::vector<std::string>& inputs);
 // "Meta-Llama-3.1-8B-Instruct-Q4_K_M" for ".../Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf".
 std::string model_name_for(const std::string& location);
 
-}  // namespace modelcat::crawl
+}  // namespace modelcat::locate

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "crawl/plan.hpp"
 #include "format/ollama_manifest.hpp"
+#include "locate/plan.hpp"
 #include "model/error.hpp"
 
-namespace modelcat::crawl {
+namespace modelcat::locate {
 
 struct OllamaTag {
     std::string root;      // store_names.root: the models folder, or ollama://REGISTRY
@@ -28,4 +28,4 @@ std::string ollama_name(const OllamaTag& t);
 std::vector<ModelPlan> ollama_models(const std::vector<format::OllamaLayer>& layers, const OllamaTag& tag,
                                      const std::function<std::string(const format::OllamaLayer&)>& blob_location);
 
-}  // namespace modelcat::crawl
+}  // namespace modelcat::locate

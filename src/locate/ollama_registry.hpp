@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-namespace modelcat::crawl {
+namespace modelcat::locate {
 
 struct OllamaRef {
     std::string input, registry, repo_path, tag;  // repo_path: namespace/model
@@ -20,4 +20,4 @@ std::string ollama_registry_base(const OllamaRef& ref);
 std::string ollama_manifest_url(const OllamaRef& ref);
 std::string ollama_blob_url(const OllamaRef& ref, const std::string& digest);
 
-}  // namespace modelcat::crawl
+}  // namespace modelcat::locate

@@ -1,10 +1,10 @@
-#include "crawl/ollama_models.hpp"
+#include "locate/ollama_models.hpp"
 
 #include "format/json_text.hpp"
 #include "model/error.hpp"
 #include "model/header.hpp"
 
-namespace modelcat::crawl {
+namespace modelcat::locate {
 
 namespace {
 
@@ -64,4 +64,4 @@ std::vector<ModelPlan> ollama_models(const std::vector<format::OllamaLayer>& lay
     return out;
 }
 
-}  // namespace modelcat::crawl
+}  // namespace modelcat::locate

@@ -1,11 +1,11 @@
-#include "crawl/ollama_registry.hpp"
+#include "locate/ollama_registry.hpp"
 
 #include <algorithm>
 #include <vector>
 
 #include "model/utf8.hpp"
 
-namespace modelcat::crawl {
+namespace modelcat::locate {
 
 namespace {
 
@@ -65,4 +65,4 @@ std::string ollama_blob_url(const OllamaRef& ref, const std::string& digest) {
     return ollama_registry_base(ref) + "/v2/" + ref.repo_path + "/blobs/" + digest;
 }
 
-}  // namespace modelcat::crawl
+}  // namespace modelcat::locate

@@ -5,11 +5,11 @@
 #include <fstream>
 #include <map>
 
-#include "crawl/stores.hpp"
+#include "locate/stores.hpp"
 
 namespace fs = std::filesystem;
 
-namespace modelcat::crawl {
+namespace modelcat::locate {
 
 namespace {
 
@@ -139,4 +139,4 @@ StorePlan plan_hf_cache(const std::string& root) {
     return out;
 }
 
-}  // namespace modelcat::crawl
+}  // namespace modelcat::locate

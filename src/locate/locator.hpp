@@ -3,7 +3,7 @@
 // sibling exists, and the text of a (small) index file.
 #include <string>
 
-namespace modelcat::crawl {
+namespace modelcat::locate {
 
 class Locator {
 public:
@@ -18,8 +18,12 @@ public:
     std::string read_text(const std::string& location) const override;
 };
 
-// The folder of a path or URL, and "dir/name" beside it.
+// Whether an input or location is remote: http://, https://, hf:// or ollama://.
+bool is_remote(const std::string& location);
+
+// The folder of a path or URL, and "dir/name" beside it (`name` alone beside a bare file name):
+// the one sibling lookup, for split sets, checkpoints and their config.json.
 std::string parent(const std::string& location);
 std::string sibling(const std::string& location, const std::string& name);
 
-}  // namespace modelcat::crawl
+}  // namespace modelcat::locate

@@ -1,8 +1,8 @@
-#include "crawl/split_name.hpp"
+#include "locate/split_name.hpp"
 
 #include <cstdio>
 
-namespace modelcat::crawl {
+namespace modelcat::locate {
 
 std::optional<SplitName> parse_split_name(const std::string& location) {
     // name-00001-of-00003.gguf
@@ -27,4 +27,4 @@ std::string split_shard_name(const std::string& prefix, unsigned number, unsigne
     return prefix + buf;
 }
 
-}  // namespace modelcat::crawl
+}  // namespace modelcat::locate

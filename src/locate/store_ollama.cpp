@@ -3,17 +3,17 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "crawl/inputs.hpp"
-#include "crawl/locator.hpp"
-#include "crawl/ollama_models.hpp"
-#include "crawl/stores.hpp"
 #include "io/file_stat.hpp"
+#include "locate/local_inputs.hpp"
+#include "locate/locator.hpp"
+#include "locate/ollama_models.hpp"
+#include "locate/stores.hpp"
 #include "model/error.hpp"
 #include "model/header.hpp"
 
 namespace fs = std::filesystem;
 
-namespace modelcat::crawl {
+namespace modelcat::locate {
 
 namespace {
 
@@ -76,4 +76,4 @@ StorePlan plan_ollama_store(const std::string& root) {
     return out;
 }
 
-}  // namespace modelcat::crawl
+}  // namespace modelcat::locate

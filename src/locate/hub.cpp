@@ -1,8 +1,11 @@
-#include "crawl/hub.hpp"
+#include "locate/hub.hpp"
 
 #include <algorithm>
 
-namespace modelcat::crawl {
+#include "io/io_error.hpp"
+#include "locate/locator.hpp"
+
+namespace modelcat::locate {
 
 std::optional<HubInput> parse_hub_input(const std::string& s) {
     if (!s.starts_with("hf://")) return std::nullopt;
@@ -35,7 +38,14 @@ std::string hub_listing_url(const std::string& endpoint, const HubInput& hub) {
 
 std::string hub_resolve_url(const std::string& endpoint, const std::string& repo, const std::string& revision,
                             const std::string& path) {
-    return endpoint + "/" + repo + "/resolve/" + revision + "/" + path;
+    return endpoint + "/" + repo + "/resolve/" + revision + (path.empty() ? "" : "/" + path);
+}
+
+std::string hub_location_url(const std::string& location, const std::string& endpoint) {
+    if (!location.starts_with("hf://")) return location;
+    auto hub = parse_hub_input(location);
+    if (!hub) throw io::IoError(location + ": expected hf://owner/repo[@revision][/path]");
+    return hub_resolve_url(endpoint, hub->repo, hub->revision, hub->glob);
 }
 
 std::string hub_repo_or(const std::string& location, const std::string& fallback) {
@@ -50,7 +60,7 @@ std::string hub_repo_or(const std::string& location, const std::string& fallback
 
 RequestCounts request_kinds(const io::RangeReply& reply) {
     RequestCounts c;
-    if (reply.location.find("://") == std::string::npos) return c;  // a local read
+    if (!is_remote(reply.location)) return c;  // a local read
     const std::string budget = hub_budget(reply.location);
     const uint64_t first = std::min<uint64_t>(reply.attempts, reply.requests);
     if (budget == "api") c.api = reply.requests;
@@ -97,4 +107,4 @@ std::string failure_message(const io::RangeReply& reply, bool token_sent) {
            (token_sent ? "the token does not grant access" : "set HF_TOKEN or --token-file") + ": " + reply.location;
 }
 
-}  // namespace modelcat::crawl
+}  // namespace modelcat::locate

@@ -1,15 +1,16 @@
 #pragma once
 // The two sides of an audit, from their headers: the GGUF's tensors and the
 // checkpoint's (a folder, its model.safetensors.index.json, or one
-// .safetensors with config.json beside it), with absolute byte offsets.
+// .safetensors with config.json beside it), with absolute byte offsets. The
+// inputs are located (locate/) and read (io::SyncFile) as the crawl's are.
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "format/model_config.hpp"
-#include "io/http_fetcher.hpp"
+#include "io/rate_budget.hpp"
 #include "io/read_route.hpp"
+#include "locate/access.hpp"
 #include "model/error.hpp"
 #include "model/header.hpp"
 
@@ -23,7 +24,7 @@ struct TensorSpan {
     bool known_type = false;      // false: a dtype or type this build cannot decode
     std::vector<uint64_t> shape;  // row-major, outermost first (GGUF: ne reversed)
     std::vector<uint64_t> ne;     // GGUF only: the file's own dims, ne[0] first
-    size_t file = 0;              // index into AuditInputs::files
+    size_t file = 0;              // index into AuditSides::files
     uint64_t offset = 0;          // absolute, in the file
     uint64_t bytes = 0;
     uint64_t elements() const;
@@ -36,18 +37,20 @@ struct AuditFile {
     std::vector<uint8_t> first_bytes;  // remote files: the first bytes the header read fetched
 };
 
-struct AuditInputs {
+struct AuditSides {
+    locate::HttpAccess access;       // how remote files are read
+    std::vector<io::BudgetState> budgets;  // what the servers announced while the headers were read
     std::vector<AuditFile> files;    // [0] the GGUF, then the shards
-    io::HttpOptions http;            // how remote files are read
     std::string architecture;        // general.architecture
     std::vector<TensorSpan> gguf, source;
     format::ModelConfig config;
     uint64_t header_bytes_read = 0, header_requests = 0;  // header and JSON reads, apart from tensor data
 };
 
-bool is_remote(const std::string& location);  // http:// or https://
-
-// Throws io::IoError (cannot read) or model::FormatError (bad header, index or config).
-AuditInputs open_inputs(const std::string& gguf, const std::string& source);
+// GGUF and SOURCE may be paths, http(s):// URLs or hf:// locations; remote files are read as
+// `access` says, starting from the budgets `known_budgets` (earlier runs') leave. Throws io::IoError
+// (cannot read) or model::FormatError, in its file (bad header, index or config).
+AuditSides read_sides(const std::string& gguf, const std::string& source, const locate::HttpAccess& access,
+                      std::vector<io::BudgetState> known_budgets = {});
 
 }  // namespace modelcat::audit

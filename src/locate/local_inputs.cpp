@@ -1,4 +1,4 @@
-#include "crawl/inputs.hpp"
+#include "locate/local_inputs.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -12,7 +12,7 @@
 
 namespace fs = std::filesystem;
 
-namespace modelcat::crawl {
+namespace modelcat::locate {
 
 namespace {
 
@@ -117,4 +117,4 @@ std::string model_name_for(const std::string& location) {
     return fs::path(location).stem().string();
 }
 
-}  // namespace modelcat::crawl
+}  // namespace modelcat::locate

@@ -1,13 +1,12 @@
-#include "crawl/stores.hpp"
+#include "locate/stores.hpp"
 
-#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <optional>
 
 namespace fs = std::filesystem;
 
-namespace modelcat::crawl {
+namespace modelcat::locate {
 
 namespace {
 
@@ -19,25 +18,15 @@ struct Prefix {
 };
 constexpr Prefix kPrefixes[] = {{"hf-cache:", Layout::hf_cache}, {"ollama:", Layout::ollama}, {"lmstudio:", Layout::lmstudio}};
 
-std::string env_or(const char* name, const std::string& fallback) {
-    const char* v = std::getenv(name);
-    return v && *v ? std::string(v) : fallback;
-}
-
-std::string home() { return env_or("HOME", "/root"); }
-
-// Where each store lives unless told: the tools' own environment variables, then their defaults.
-std::string default_root(Layout layout) {
+// Where a store lives unless its input says: LM Studio's current folder, or the older one when only it exists.
+std::string default_root(Layout layout, const StoreRoots& roots) {
     switch (layout) {
-        case Layout::hf_cache:
-            return env_or("HF_HUB_CACHE", env_or("HF_HOME", home() + "/.cache/huggingface") + "/hub");
-        case Layout::ollama: return env_or("OLLAMA_MODELS", home() + "/.ollama/models");
+        case Layout::hf_cache: return roots.hf_cache;
+        case Layout::ollama: return roots.ollama;
         case Layout::lmstudio: {
-            const std::string current = home() + "/.lmstudio/models";
             std::error_code ec;
-            return fs::is_directory(current, ec) || !fs::is_directory(home() + "/.cache/lm-studio/models", ec)
-                       ? current
-                       : home() + "/.cache/lm-studio/models";
+            return fs::is_directory(roots.lmstudio, ec) || !fs::is_directory(roots.lmstudio_older, ec) ? roots.lmstudio
+                                                                                                      : roots.lmstudio_older;
         }
     }
     return "";
@@ -75,13 +64,11 @@ struct StoreInput {
     std::string root;
 };
 
+// The store an input names, and its folder ("" for the layout's default).
 std::optional<StoreInput> parse_store_input(const std::string& input) {
     for (const auto& p : kPrefixes)
-        if (input.starts_with(p.prefix)) {
-            std::string path = input.substr(p.prefix.size());
-            return StoreInput{p.layout, absolute_path(path.empty() ? default_root(p.layout) : path)};
-        }
-    if (auto layout = layout_of(input)) return StoreInput{*layout, absolute_path(input)};
+        if (input.starts_with(p.prefix)) return StoreInput{p.layout, input.substr(p.prefix.size())};
+    if (auto layout = layout_of(input)) return StoreInput{*layout, input};
     return std::nullopt;
 }
 
@@ -127,11 +114,12 @@ std::vector<ModelPlan> one_model_per_blob(std::vector<ModelPlan> plans) {
     return out;
 }
 
-StorePlan plan_stores(const std::vector<std::string>& inputs) {
+StorePlan plan_stores(const std::vector<std::string>& inputs, const StoreRoots& roots) {
     StorePlan out;
     for (const auto& input : inputs) {
         auto in = parse_store_input(input);
         if (!in) continue;
+        in->root = absolute_path(in->root.empty() ? default_root(in->layout, roots) : in->root);
         if (!is_dir(in->root)) {
             out.problems.push_back({.location = input, .message = "no store at " + in->root + " (not a folder)"});
             continue;
@@ -145,4 +133,4 @@ StorePlan plan_stores(const std::vector<std::string>& inputs) {
     return out;
 }
 
-}  // namespace modelcat::crawl
+}  // namespace modelcat::locate
