@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "catalog/catalog.hpp"
+#include "catalog/writer.hpp"
 #include "cli/html_report.hpp"
 #include "cli/policy_compare.hpp"
 #include "crawl/crawler.hpp"
@@ -32,7 +32,7 @@ TEST(HtmlEscape, MarkupQuotesAndInvalidUtf8) {
 
 TEST(HtmlPalette, EveryGgmlTypeHasItsOwnColour) {
     test::TempDir dir;
-    { catalog::Catalog cat((dir / "c.db").string()); }
+    { catalog::Writer cat((dir / "c.db").string()); }
     SQLite::Database db((dir / "c.db").string(), SQLite::OPEN_READONLY);
     catalog::ReportData data = catalog::load_report_data(db, {});
     ASSERT_GE(data.ggml_types.size(), 35u);
@@ -84,7 +84,7 @@ TEST(PolicyCompare, ShortNamesKeepWholeWords) {
 TEST(HtmlReportSelection, LargerSelectionsAskForAPattern) {
     test::TempDir dir;
     {
-        catalog::Catalog cat((dir / "c.db").string());
+        catalog::Writer cat((dir / "c.db").string());
         crawl::run_crawl(cat, {(test::fixtures_dir() / "llama-2-tiny-random.gguf").string(),
                                (test::fixtures_dir() / "iree-single-v3.gguf").string(),
                                (test::fixtures_dir() / "gguf-py-little-endian-v3.gguf").string()}, {});

@@ -5,8 +5,8 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
-#include "catalog/catalog.hpp"
 #include "catalog/embedded_sql.hpp"
+#include "catalog/writer.hpp"
 #include "kit/gguf_writer.hpp"
 #include "kit/kinds.hpp"
 #include "support.hpp"

@@ -7,9 +7,7 @@
 #include <iostream>
 
 #include "audit/audit.hpp"
-#include "catalog/audit_store.hpp"
-#include "catalog/catalog.hpp"
-#include "catalog/query.hpp"
+#include "catalog/writer.hpp"
 #include "cli/printer.hpp"
 #include "cli/terminal.hpp"
 #include "io/io_error.hpp"
@@ -52,11 +50,11 @@ void print_failures(std::ostream& out, const model::AuditResult& r) {
 }  // namespace
 
 int run_audit_command(const Settings& settings, const std::string& db_path, const AuditFlags& flags) {
-    catalog::Catalog cat(db_path);
+    catalog::Writer cat(db_path);
     audit::AuditOptions options;
     options.access = http_access(settings, flags.access);
     options.known_budgets = locate::budget_states(cat.rate_budgets());
-    options.name_map = [&cat](const std::string& arch) { return catalog::tensor_name_map(cat.db(), arch); };
+    options.name_map = [&cat](const std::string& arch) { return cat.reader().tensor_name_map(arch); };
     options.sample_rows = flags.sample_rows;
     options.jobs = flags.jobs;
     options.on_progress = progress_line();
@@ -71,9 +69,8 @@ int run_audit_command(const Settings& settings, const std::string& db_path, cons
         return kError;
     }
     print_failures(std::cout, result);
-    int64_t id = catalog::store_audit(cat.db(), result);
-    print_result(std::cout, catalog::run_query(cat.db(), *catalog::bundled_query("audit"), {{"audit", std::to_string(id)}}),
-                 OutputFormat::table);
+    int64_t id = cat.record_audit(result);
+    print_result(std::cout, cat.reader().audit_summary(id), OutputFormat::table);
     std::cout << "audit " << id << ": read " << result.bytes_read << " bytes in " << result.requests << " requests, "
               << result.seconds << " s\n";
     return result.passed() ? kPass : kFail;

@@ -1,7 +1,5 @@
 #include "cli/html_report.hpp"
 
-#include <SQLiteCpp/Database.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -11,7 +9,8 @@
 #include <map>
 #include <set>
 
-#include "catalog/open.hpp"
+#include "catalog/errors.hpp"
+#include "catalog/reader.hpp"
 #include "cli/html_assets.hpp"
 #include "cli/html_scatter.hpp"
 #include "cli/policy_compare.hpp"
@@ -346,13 +345,12 @@ int run_html_report(const std::string& db_path, const std::string& out_path, con
         std::cerr << "modelcat report: no catalogue at " << db_path << " (run modelcat crawl first)\n";
         return 2;
     }
-    SQLite::Database db = catalog::open_database_read_only(db_path);  // a reading command never writes
+    catalog::Reader reader = catalog::Reader::open(db_path);  // a reading command never writes
     catalog::ReportData data;
     try {
-        data = load_report_data(db, selection);
-    } catch (const SQLite::Exception&) {
-        throw;  // a database error: main reports it with the database's name
+        data = reader.load_report_data(selection);
     } catch (const std::runtime_error& e) {  // an unknown --model or a selection over the cap
+        if (catalog::is_database_error(e)) throw;  // main reports it with the database's name
         std::cerr << "modelcat report: " << e.what() << "\n";
         return 2;
     }

@@ -1,8 +1,6 @@
 // modelcat: catalogue GGUF and safetensors headers into SQLite.
 // The commands only parse options and print; the work is in crawl/ and below.
 #include <CLI/CLI.hpp>
-#include <SQLiteCpp/Exception.h>
-#include <sqlite3.h>
 #include <unistd.h>
 
 #include <cctype>
@@ -15,11 +13,10 @@
 #include <map>
 #include <sstream>
 
-#include "catalog/catalog.hpp"
 #include "catalog/embedded_sql.hpp"
-#include "catalog/open.hpp"
+#include "catalog/errors.hpp"
 #include "catalog/query.hpp"
-#include "catalog/report_params.hpp"
+#include "catalog/writer.hpp"
 #include "cli/audit_command.hpp"
 #include "cli/html_report.hpp"
 #include "cli/printer.hpp"
@@ -72,7 +69,7 @@ int run_crawl_command(const cli::Settings& settings, const std::string& db_path,
         std::cerr << "modelcat crawl: no inputs (give files, directories or --list FILE)\n";
         return kExitUsage;
     }
-    catalog::Catalog cat = catalog::Catalog::open_for_writing(db_path);
+    catalog::Writer cat = catalog::Writer::open_for_writing(db_path);
     if (flags.dry_run) {
         for (const auto& m : crawl::dry_run(cat, inputs, flags.force, settings.stores)) {
             std::cout << crawl::status_name(m.expected) << "\t" << cli::terminal_safe(m.name);
@@ -132,9 +129,9 @@ int run_query_command(const std::string& db_path, const std::string& name, const
         }
         params[p.substr(0, eq)] = p.substr(eq + 1);
     }
-    catalog::Catalog cat = catalog::Catalog::open_read_only(db_path);
-    params = catalog::resolve_report_params(cat.db(), name, sql, std::move(params));
-    cli::print_result(std::cout, catalog::run_query(cat.db(), sql, params), of);
+    catalog::Reader reader = catalog::Reader::open(db_path);
+    params = reader.resolve_report_params(name, sql, std::move(params));
+    cli::print_result(std::cout, reader.run_query(sql, params), of);
     return kExitOk;
 }
 
@@ -144,31 +141,28 @@ int run_diff_command(const std::string& db_path, const std::string& a, const std
     cli::OutputFormat of = cli::parse_output_format(fmt);
     std::error_code ec;
     bool paths = std::filesystem::is_regular_file(a, ec) && std::filesystem::is_regular_file(b, ec);
-    catalog::Catalog cat = paths ? catalog::Catalog::open_for_writing(":memory:") : catalog::Catalog::open_read_only(db_path);
+    std::optional<catalog::Writer> scratch;
+    if (paths) scratch.emplace(":memory:");
+    catalog::Reader reader = paths ? scratch->reader() : catalog::Reader::open(db_path);
     std::string ref_a = a, ref_b = b;
     if (paths) {
-        crawl::CrawlReport rep = crawl::run_crawl(cat, {a, b}, {});
+        crawl::CrawlReport rep = crawl::run_crawl(*scratch, {a, b}, {});
         for (const auto& f : rep.failures) std::cerr << "error: " << cli::terminal_safe(f.failure->describe()) << "\n";
         if (!rep.failures.empty()) return kExitSomeFailed;
         ref_a = locate::expand_inputs({a}).files.front();
         ref_b = locate::expand_inputs({b}).files.front();
     }
     const std::string sql = *catalog::bundled_query("diff");
-    auto params = catalog::resolve_report_params(cat.db(), "diff", sql, {{"a", ref_a}, {"b", ref_b}});
-    cli::print_result(std::cout, catalog::run_query(cat.db(), sql, params), of);
+    auto params = reader.resolve_report_params("diff", sql, {{"a", ref_a}, {"b", ref_b}});
+    cli::print_result(std::cout, reader.run_query(sql, params), of);
     return kExitOk;
 }
 
 // Brings an existing catalogue to this build's schema; the crawl does the same on its own.
 int run_migrate_command(const std::string& db_path) {
-    int before;
-    {
-        catalog::require_catalogue_file(db_path);
-        SQLite::Database db(db_path, SQLite::OPEN_READONLY);
-        before = catalog::user_version(db);
-    }
-    catalog::Catalog cat = catalog::Catalog::open_for_writing(db_path);
-    const int reread = cat.db().execAndGet("SELECT count(*) FROM files WHERE reread").getInt();
+    const int before = catalog::catalogue_version(db_path);
+    catalog::Writer cat = catalog::Writer::open_for_writing(db_path);
+    const int64_t reread = cat.files_to_reread();
     std::cout << db_path << ": schema version " << before << " -> " << catalog::schema_version();
     if (before == catalog::schema_version()) std::cout << " (already current)";
     std::cout << "; " << reread << " files to re-read on the next crawl\n";
@@ -325,13 +319,8 @@ int run_schema_command() {
 int run_guarded(const std::string& db, const std::function<int()>& command) {
     try {
         return command();
-    } catch (const SQLite::Exception& e) {
-        if (e.getErrorCode() == SQLITE_BUSY)
-            std::cerr << "modelcat: " << cli::terminal_safe(db) << " is busy: another modelcat has been writing it for 30 s; try again later\n";
-        else
-            std::cerr << "modelcat: database " << cli::terminal_safe(db) << ": " << cli::terminal_safe(e.what()) << "\n";
     } catch (const std::exception& e) {
-        std::cerr << "modelcat: " << cli::terminal_safe(e.what()) << "\n";
+        std::cerr << "modelcat: " << cli::terminal_safe(catalog::database_error_message(e, db).value_or(e.what())) << "\n";
     }
     return kExitUsage;
 }

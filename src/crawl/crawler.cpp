@@ -45,7 +45,7 @@ void add_to_totals(catalog::CrawlTotals& t, const ModelOutcome& o) {
 // One crawl's bookkeeping: totals, progress, failures, and what was seen.
 class Crawl {
 public:
-    Crawl(catalog::Catalog& catalog, const std::vector<std::string>& inputs, const CrawlOptions& options)
+    Crawl(catalog::Writer& catalog, const std::vector<std::string>& inputs, const CrawlOptions& options)
         : catalog_(catalog), options_(options) {
         report_.crawl_id = catalog.begin_crawl(inputs);
         progress_.totals = &report_.totals;
@@ -60,7 +60,7 @@ private:
     PipelineOptions pipeline_options() const;
     void note_planned(const locate::CrawlPlan& plan);
 
-    catalog::Catalog& catalog_;
+    catalog::Writer& catalog_;
     const CrawlOptions& options_;
     CrawlReport report_;
     CrawlProgress progress_;
@@ -159,7 +159,7 @@ CrawlReport Crawl::finish() {
 
 }  // namespace
 
-CrawlReport run_crawl(catalog::Catalog& catalog, const std::vector<std::string>& inputs, const CrawlOptions& options) {
+CrawlReport run_crawl(catalog::Writer& catalog, const std::vector<std::string>& inputs, const CrawlOptions& options) {
     std::vector<std::string> local, remote;
     for (const auto& in : inputs) (locate::is_remote(in) ? remote : local).push_back(in);
     Crawl crawl(catalog, inputs, options);
@@ -168,7 +168,7 @@ CrawlReport run_crawl(catalog::Catalog& catalog, const std::vector<std::string>&
     return crawl.finish();
 }
 
-std::vector<PlannedModel> dry_run(catalog::Catalog& catalog, const std::vector<std::string>& inputs, bool force,
+std::vector<PlannedModel> dry_run(catalog::Writer& catalog, const std::vector<std::string>& inputs, bool force,
                                   const locate::StoreRoots& stores) {
     std::vector<std::string> local;
     std::vector<PlannedModel> out;

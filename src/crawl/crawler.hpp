@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "catalog/catalog.hpp"
+#include "catalog/writer.hpp"
 #include "crawl/outcome.hpp"
 #include "locate/access.hpp"
 #include "locate/stores.hpp"
@@ -43,7 +43,7 @@ struct CrawlReport {
     std::vector<ModelOutcome> failures;
 };
 
-CrawlReport run_crawl(catalog::Catalog& catalog, const std::vector<std::string>& inputs, const CrawlOptions& options);
+CrawlReport run_crawl(catalog::Writer& catalog, const std::vector<std::string>& inputs, const CrawlOptions& options);
 
 // What a crawl would do, without reading headers or writing the catalogue.
 struct PlannedModel {
@@ -52,7 +52,7 @@ struct PlannedModel {
     ModelStatus expected;  // added, changed, unchanged, or failed (planning problem)
     std::string message;
 };
-std::vector<PlannedModel> dry_run(catalog::Catalog& catalog, const std::vector<std::string>& inputs, bool force,
+std::vector<PlannedModel> dry_run(catalog::Writer& catalog, const std::vector<std::string>& inputs, bool force,
                                   const locate::StoreRoots& stores);
 
 }  // namespace modelcat::crawl

@@ -29,7 +29,7 @@ Sameness compare_identity(const catalog::StoredFile& stored, const std::optional
     return Sameness::changed;
 }
 
-ModelSameness compare_model(catalog::Catalog& catalog, const std::vector<std::string>& files,
+ModelSameness compare_model(catalog::Writer& catalog, const std::vector<std::string>& files,
                             const std::function<std::optional<FileIdentity>(const std::string&)>& identity_now) {
     ModelSameness out;
     std::optional<int64_t> model_id;

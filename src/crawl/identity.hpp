@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "catalog/catalog.hpp"
+#include "catalog/writer.hpp"
 #include "crawl/file_record.hpp"
 #include "locate/plan.hpp"
 
@@ -33,7 +33,7 @@ struct ModelSameness {
     Sameness result = Sameness::changed;
     std::vector<std::pair<std::string, std::string>> to_ask;
 };
-ModelSameness compare_model(catalog::Catalog& catalog, const std::vector<std::string>& files,
+ModelSameness compare_model(catalog::Writer& catalog, const std::vector<std::string>& files,
                             const std::function<std::optional<FileIdentity>(const std::string&)>& identity_now);
 
 }  // namespace modelcat::crawl

@@ -80,7 +80,7 @@ struct ModelPipeline::FileRead {
     Clock::time_point started = Clock::now();
 };
 
-ModelPipeline::ModelPipeline(catalog::Catalog& catalog, int64_t crawl_id, io::RangeReader& reader,
+ModelPipeline::ModelPipeline(catalog::Writer& catalog, int64_t crawl_id, io::RangeReader& reader,
                              PipelineOptions options, const locate::RemoteFacts& known, std::function<void(ModelOutcome)> account)
     : catalog_(catalog), crawl_id_(crawl_id), reader_(reader), options_(std::move(options)), known_(known),
       account_(std::move(account)) {}

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "catalog/catalog.hpp"
+#include "catalog/writer.hpp"
 #include "crawl/file_record.hpp"
 #include "crawl/outcome.hpp"
 #include "format/header_assembler.hpp"
@@ -37,7 +37,7 @@ struct PipelineOptions {
 
 class ModelPipeline {
 public:
-    ModelPipeline(catalog::Catalog& catalog, int64_t crawl_id, io::RangeReader& reader, PipelineOptions options,
+    ModelPipeline(catalog::Writer& catalog, int64_t crawl_id, io::RangeReader& reader, PipelineOptions options,
                   const locate::RemoteFacts& known, std::function<void(ModelOutcome)> account);
     ~ModelPipeline();
     // Runs every model to its outcome, or (should_stop) those started; false when some were not.
@@ -71,7 +71,7 @@ private:
     void done(const JobPtr& job);
     io::RangeRequest request(const std::string& location, uint64_t offset, uint64_t length) const;
 
-    catalog::Catalog& catalog_;
+    catalog::Writer& catalog_;
     int64_t crawl_id_;
     io::RangeReader& reader_;
     PipelineOptions options_;

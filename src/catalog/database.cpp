@@ -1,4 +1,4 @@
-#include "catalog/open.hpp"
+#include "catalog/database.hpp"
 
 #include <SQLiteCpp/Exception.h>
 #include <sqlite3.h>
@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "catalog/catalog.hpp"
+#include "catalog/embedded_sql.hpp"
 
 namespace modelcat::catalog {
 
@@ -51,7 +51,15 @@ void skip_allocation_counts() {
     (void)once;
 }
 
+int schema_version() { return static_cast<int>(schema_migrations().size()); }
+
 int user_version(SQLite::Database& db) { return db.execAndGet("PRAGMA user_version").getInt(); }
+
+int catalogue_version(const std::string& path) {
+    require_catalogue_file(path);
+    SQLite::Database db(path, SQLite::OPEN_READONLY);
+    return user_version(db);
+}
 
 void check_schema_not_newer(const std::string& path, int version) {
     if (version > schema_version())

@@ -1,6 +1,6 @@
 #pragma once
-// Opening a catalogue without writing to it, and the schema version checks
-// shared with migration.
+// Opening a catalogue's connection (read-only for readers), and the schema
+// version checks shared with migration. Used by the Writer and the Reader only.
 #include <SQLiteCpp/Database.h>
 
 #include <string>
@@ -12,6 +12,16 @@ inline constexpr int kBusyTimeoutMs = 30'000;
 // SQLite counts every allocation under a global mutex unless told so before its
 // first connection; nothing reads those counts. Call before opening one.
 void skip_allocation_counts();
+
+// The schema version this build creates and understands.
+int schema_version();
+
+// A database's PRAGMA user_version: the schema migrations applied to it.
+int user_version(SQLite::Database& db);
+
+// The schema version of the existing catalogue at `path`, read without opening it for
+// writing; throws "no catalogue at PATH" when there is none.
+int catalogue_version(const std::string& path);
 
 // Throws when `version` is newer than this build's schema.
 void check_schema_not_newer(const std::string& path, int version);

@@ -1,6 +1,8 @@
 #pragma once
-// The SQLite catalogue: the only code that writes the database. Each model is
-// written in one transaction, so a file is catalogued whole or not at all.
+// The catalogue's writing door: the only way anything writes the database
+// (crawl bookkeeping, models, errors, gone files, store names, rate budgets,
+// audits). Each model is written in one transaction, so a file is catalogued
+// whole or not at all. Reading goes through catalog::Reader (catalog/reader.hpp).
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
 
@@ -10,6 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "catalog/database.hpp"
+#include "catalog/reader.hpp"
+#include "model/audit_result.hpp"
 #include "model/rows.hpp"
 
 namespace modelcat::catalog {
@@ -35,23 +40,16 @@ struct CrawlTotals {
     uint64_t files_ok() const { return files_new + files_changed; }  // read and catalogued (crawls.files_ok)
 };
 
-// The schema version this build creates and understands.
-int schema_version();
-
-// A database's PRAGMA user_version: the schema migrations applied to it.
-int user_version(SQLite::Database& db);
-
-class Catalog {
+class Writer {
 public:
-    // For crawl and migrate only: opens (creating if needed) the database at
+    // For crawl, audit and migrate only: opens (creating if needed) the database at
     // `path`, migrates it and refreshes ggml_types.
-    explicit Catalog(const std::string& path);
-    ~Catalog();
-    static Catalog open_for_writing(const std::string& path) { return Catalog(path); }
-    // For reading commands: never creates, migrates or writes. Works without
-    // write permission on the file or its folder, and beside a running crawl
-    // (WAL). Throws when there is no catalogue or its schema is not current.
-    static Catalog open_read_only(const std::string& path);
+    explicit Writer(const std::string& path);
+    ~Writer();
+    static Writer open_for_writing(const std::string& path) { return Writer(path); }
+
+    // Reads through this connection (an in-memory catalogue has no other).
+    Reader reader() { return Reader(db_); }
 
     int64_t begin_crawl(const std::vector<std::string>& inputs);
     void finish_crawl(int64_t crawl_id, const CrawlTotals& totals);
@@ -83,10 +81,13 @@ public:
     std::vector<model::RateBudgetRow> rate_budgets();
     void save_rate_budgets(int64_t crawl_id, const std::vector<model::RateBudgetRow>& budgets);
 
-    SQLite::Database& db() { return db_; }
+    // Records an audit and its tensors in one transaction (catalog/audit_store.hpp); returns audit_id.
+    int64_t record_audit(const model::AuditResult& result);
+
+    // Files a migration marked to be read again by the next crawl.
+    int64_t files_to_reread();
 
 private:
-    explicit Catalog(SQLite::Database db);
     void migrate();
     SQLite::Database db_;
     SQLite::Statement& prepared(std::unique_ptr<SQLite::Statement>& st, const char* sql);

@@ -1,4 +1,4 @@
-#include "catalog/catalog.hpp"
+#include "catalog/writer.hpp"
 
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
@@ -8,10 +8,11 @@
 #include <stdexcept>
 #include <thread>
 
+#include "catalog/audit_store.hpp"
+#include "catalog/database.hpp"
 #include "catalog/embedded_sql.hpp"
 #include "catalog/model_writer.hpp"
 #include "catalog/named_statement.hpp"
-#include "catalog/open.hpp"
 #include "catalog/sql_values.hpp"
 #include "catalog/store_names.hpp"
 #include "format/json_text.hpp"
@@ -56,11 +57,7 @@ SQLite::Database open_writable(const std::string& path) {
 
 }  // namespace
 
-int schema_version() { return static_cast<int>(schema_migrations().size()); }
-
-Catalog Catalog::open_read_only(const std::string& path) { return Catalog(open_database_read_only(path)); }
-
-Catalog::Catalog(const std::string& path) : db_(open_writable(path)) {
+Writer::Writer(const std::string& path) : db_(open_writable(path)) {
     use_wal(db_);
     db_.exec("PRAGMA synchronous = NORMAL");
     db_.exec("PRAGMA temp_store = MEMORY");  // a multi-row INSERT's statement journal stays off the disk
@@ -69,11 +66,9 @@ Catalog::Catalog(const std::string& path) : db_(open_writable(path)) {
     db_.exec("PRAGMA foreign_keys = ON");
 }
 
-Catalog::Catalog(SQLite::Database db) : db_(std::move(db)) {}
+Writer::~Writer() = default;
 
-Catalog::~Catalog() = default;
-
-void Catalog::migrate() {
+void Writer::migrate() {
     int current = user_version(db_);
     const auto& migrations = schema_migrations();
     check_schema_not_newer(db_.getFilename(), current);
@@ -109,7 +104,7 @@ void Catalog::migrate() {
     tx.commit();
 }
 
-int64_t Catalog::begin_crawl(const std::vector<std::string>& inputs) {
+int64_t Writer::begin_crawl(const std::vector<std::string>& inputs) {
     std::string json = "[";
     for (size_t i = 0; i < inputs.size(); ++i) {
         if (i) json += ',';
@@ -122,7 +117,7 @@ int64_t Catalog::begin_crawl(const std::vector<std::string>& inputs) {
     return db_.getLastInsertRowid();
 }
 
-void Catalog::finish_crawl(int64_t crawl_id, const CrawlTotals& t) {
+void Writer::finish_crawl(int64_t crawl_id, const CrawlTotals& t) {
     SQLite::Statement st(db_,
                          "UPDATE crawls SET finished_at = " + kNow +
                              ", files_ok = ?, files_failed = ?, tensors = ?, bytes_read = ?, requests = ?, seconds = ?,"
@@ -139,13 +134,13 @@ void Catalog::finish_crawl(int64_t crawl_id, const CrawlTotals& t) {
 }
 
 // Prepared once: a nightly re-crawl asks this for every file.
-SQLite::Statement& Catalog::prepared(std::unique_ptr<SQLite::Statement>& st, const char* sql) {
+SQLite::Statement& Writer::prepared(std::unique_ptr<SQLite::Statement>& st, const char* sql) {
     if (!st) st = std::make_unique<SQLite::Statement>(db_, sql);
     st->reset();
     return *st;
 }
 
-std::optional<StoredFile> Catalog::stored_file(const std::string& location) {
+std::optional<StoredFile> Writer::stored_file(const std::string& location) {
     SQLite::Statement& st = prepared(stored_file_, "SELECT model_id, size, mtime_ns, inode, device, iif(reread, 'reread', status),"
                                                    " etag, sha256, xet_hash FROM files WHERE location = ?");
     st.bind(1, location);
@@ -167,7 +162,7 @@ std::optional<StoredFile> Catalog::stored_file(const std::string& location) {
     return f;
 }
 
-std::vector<std::string> Catalog::model_files(int64_t model_id) {
+std::vector<std::string> Writer::model_files(int64_t model_id) {
     SQLite::Statement& st = prepared(model_files_, "SELECT location FROM files WHERE model_id = ?"
                                                    " ORDER BY role <> 'data', shard, file_id");
     st.bind(1, model_id);
@@ -177,7 +172,7 @@ std::vector<std::string> Catalog::model_files(int64_t model_id) {
     return out;
 }
 
-void Catalog::mark_checked(int64_t crawl_id, const std::vector<std::string>& locations) {
+void Writer::mark_checked(int64_t crawl_id, const std::vector<std::string>& locations) {
     SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
     SQLite::Statement st(db_, "UPDATE files SET checked_crawl_id = ?2 WHERE location = ?1");
     st.bind(2, crawl_id);
@@ -185,7 +180,7 @@ void Catalog::mark_checked(int64_t crawl_id, const std::vector<std::string>& loc
     tx.commit();
 }
 
-uint64_t Catalog::mark_gone(int64_t crawl_id, const std::vector<std::string>& missing, const std::vector<std::string>& dirs,
+uint64_t Writer::mark_gone(int64_t crawl_id, const std::vector<std::string>& missing, const std::vector<std::string>& dirs,
                             const std::vector<std::string>& seen) {
     SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
     db_.exec("CREATE TEMP TABLE IF NOT EXISTS crawl_seen (location TEXT PRIMARY KEY)");
@@ -215,13 +210,13 @@ uint64_t Catalog::mark_gone(int64_t crawl_id, const std::vector<std::string>& mi
     return n;
 }
 
-void Catalog::record_store_names(int64_t crawl_id, const std::vector<model::StoreNameRow>& names,
+void Writer::record_store_names(int64_t crawl_id, const std::vector<model::StoreNameRow>& names,
                                  const std::vector<std::pair<std::string, std::string>>& model_names,
                                  const std::vector<std::string>& roots) {
     write_store_names(db_, crawl_id, names, model_names, roots);
 }
 
-std::vector<model::RateBudgetRow> Catalog::rate_budgets() {
+std::vector<model::RateBudgetRow> Writer::rate_budgets() {
     SQLite::Statement st(db_, "SELECT host, budget, remaining, resets_at, quota, window_s FROM rate_budgets");
     std::vector<model::RateBudgetRow> out;
     while (st.executeStep()) {
@@ -234,7 +229,7 @@ std::vector<model::RateBudgetRow> Catalog::rate_budgets() {
     return out;
 }
 
-void Catalog::save_rate_budgets(int64_t crawl_id, const std::vector<model::RateBudgetRow>& budgets) {
+void Writer::save_rate_budgets(int64_t crawl_id, const std::vector<model::RateBudgetRow>& budgets) {
     SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
     NamedStatement st(db_, "INSERT OR REPLACE INTO rate_budgets (host, budget, remaining, resets_at, quota, window_s, crawl_id)"
                            " VALUES (:host, :budget, :remaining, :resets_at, :quota, :window_s, :crawl_id)");
@@ -251,12 +246,16 @@ void Catalog::save_rate_budgets(int64_t crawl_id, const std::vector<model::RateB
     tx.commit();
 }
 
-int64_t Catalog::write_model(int64_t crawl_id, const model::ModelRows& rows) {
+int64_t Writer::write_model(int64_t crawl_id, const model::ModelRows& rows) {
     if (!writer_) writer_ = std::make_unique<ModelWriter>(db_);
     return writer_->write(crawl_id, rows);
 }
 
-void Catalog::record_error(int64_t crawl_id, const std::string& location, std::optional<uint64_t> offset,
+int64_t Writer::record_audit(const model::AuditResult& result) { return store_audit(db_, result); }
+
+int64_t Writer::files_to_reread() { return db_.execAndGet("SELECT count(*) FROM files WHERE reread").getInt64(); }
+
+void Writer::record_error(int64_t crawl_id, const std::string& location, std::optional<uint64_t> offset,
                            const std::string& message) {
     SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
     NamedStatement ins(db_, "INSERT INTO errors (crawl_id, location, offset, message)"
