@@ -140,7 +140,7 @@ SQLite::Statement& Writer::prepared(std::unique_ptr<SQLite::Statement>& st, cons
     return *st;
 }
 
-std::optional<StoredFile> Writer::stored_file(const std::string& location) {
+std::optional<StoredIdentity> Writer::stored_file(const std::string& location) {
     SQLite::Statement& st = prepared(stored_file_, "SELECT model_id, size, mtime_ns, inode, device, iif(reread, 'reread', status),"
                                                    " etag, sha256, xet_hash FROM files WHERE location = ?");
     st.bind(1, location);
@@ -148,7 +148,7 @@ std::optional<StoredFile> Writer::stored_file(const std::string& location) {
         st.reset();
         return std::nullopt;
     }
-    StoredFile f;
+    StoredIdentity f;
     f.model_id = st.getColumn(0).getInt64();
     f.size = static_cast<uint64_t>(st.getColumn(1).getInt64());
     if (!st.getColumn(2).isNull()) f.mtime_ns = st.getColumn(2).getInt64();

@@ -22,7 +22,7 @@ namespace modelcat::catalog {
 class ModelWriter;
 
 // What tells a file changed without reading it, as the catalogue last recorded it.
-struct StoredFile {
+struct StoredIdentity {
     int64_t model_id = 0;
     std::string status;  // ok | stale | gone | reread (values written by schema <= 4 may be altered: read it again)
     uint64_t size = 0;
@@ -62,7 +62,7 @@ public:
     void record_error(int64_t crawl_id, const std::string& location, std::optional<uint64_t> offset,
                       const std::string& message);
 
-    std::optional<StoredFile> stored_file(const std::string& location);
+    std::optional<StoredIdentity> stored_file(const std::string& location);
     // Locations of a model's files, data files first.
     std::vector<std::string> model_files(int64_t model_id);
     // Notes that these files were seen unchanged by the crawl.

@@ -4,7 +4,7 @@
 #include <chrono>
 #include <filesystem>
 
-#include "crawl/identity.hpp"
+#include "crawl/identify.hpp"
 #include "crawl/pipeline.hpp"
 #include "io/http_reader.hpp"
 #include "io/local_reader.hpp"
@@ -33,13 +33,13 @@ void add_costs(catalog::CrawlTotals& t, uint64_t bytes_read, uint64_t requests, 
 void add_to_totals(catalog::CrawlTotals& t, const ModelOutcome& o) {
     add_costs(t, o.bytes_read, o.requests, o.by_kind);
     switch (o.status) {
-        case ModelStatus::added: t.files_new += o.files; break;
+        case ModelStatus::new_: t.files_new += o.files; break;
         case ModelStatus::changed: t.files_changed += o.files; break;
         case ModelStatus::unchanged: t.files_unchanged += o.files; break;
         case ModelStatus::failed: ++t.files_failed; break;
         case ModelStatus::gone: ++t.files_gone; break;
     }
-    if (o.status == ModelStatus::added || o.status == ModelStatus::changed) t.tensors += o.tensors;
+    if (o.status == ModelStatus::new_ || o.status == ModelStatus::changed) t.tensors += o.tensors;
 }
 
 // One crawl's bookkeeping: totals, progress, failures, and what was seen.
@@ -168,10 +168,10 @@ CrawlReport run_crawl(catalog::Writer& catalog, const std::vector<std::string>& 
     return crawl.finish();
 }
 
-std::vector<PlannedModel> dry_run(catalog::Writer& catalog, const std::vector<std::string>& inputs, bool force,
+std::vector<DryRunEntry> dry_run(catalog::Writer& catalog, const std::vector<std::string>& inputs, bool force,
                                   const locate::StoreRoots& stores) {
     std::vector<std::string> local;
-    std::vector<PlannedModel> out;
+    std::vector<DryRunEntry> out;
     for (const auto& in : inputs) {
         if (locate::is_remote(in)) out.push_back({in, {in}, ModelStatus::changed, "remote: checked when crawled"});
         else local.push_back(in);
@@ -184,7 +184,7 @@ std::vector<PlannedModel> dry_run(catalog::Writer& catalog, const std::vector<st
         ModelStatus s = !force && compare_model(catalog, files, identity).result == Sameness::same
                             ? ModelStatus::unchanged
                         : catalog.stored_file(files.front()) ? ModelStatus::changed
-                                                             : ModelStatus::added;
+                                                             : ModelStatus::new_;
         out.push_back({m.name, std::move(files), s, ""});
     }
     return out;

@@ -46,13 +46,13 @@ struct CrawlReport {
 CrawlReport run_crawl(catalog::Writer& catalog, const std::vector<std::string>& inputs, const CrawlOptions& options);
 
 // What a crawl would do, without reading headers or writing the catalogue.
-struct PlannedModel {
+struct DryRunEntry {
     std::string name;
     std::vector<std::string> files;
     ModelStatus expected;  // added, changed, unchanged, or failed (planning problem)
     std::string message;
 };
-std::vector<PlannedModel> dry_run(catalog::Writer& catalog, const std::vector<std::string>& inputs, bool force,
+std::vector<DryRunEntry> dry_run(catalog::Writer& catalog, const std::vector<std::string>& inputs, bool force,
                                   const locate::StoreRoots& stores);
 
 }  // namespace modelcat::crawl

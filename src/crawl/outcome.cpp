@@ -4,7 +4,7 @@ namespace modelcat::crawl {
 
 const char* status_name(ModelStatus s) {
     switch (s) {
-        case ModelStatus::added: return "new";
+        case ModelStatus::new_: return "new";
         case ModelStatus::changed: return "changed";
         case ModelStatus::unchanged: return "unchanged";
         case ModelStatus::failed: return "failed";

@@ -9,8 +9,9 @@
 
 namespace modelcat::crawl {
 
-// A model's status in a crawl: what happened, or (dry run) what would.
-enum class ModelStatus { added, changed, unchanged, failed, gone };
+// A model's status in a crawl: what happened, or (dry run) what would. new_ is "new"
+// (a keyword otherwise): not catalogued before, as crawls.files_new and model_events say.
+enum class ModelStatus { new_, changed, unchanged, failed, gone };
 const char* status_name(ModelStatus s);  // new, changed, unchanged, failed, gone
 
 struct ModelOutcome {

@@ -1,8 +1,8 @@
 #pragma once
 // The one model pipeline, for local and remote inputs alike: for each
-// planned model, the identity check (unchanged: nothing read), the header
-// reads through an io::RangeReader, the checks that its files form a whole,
-// the derived rows, and one write. Many models are in flight at once; a bad
+// planned model, four stages: identify (unchanged: nothing read), read (the
+// headers through an io::RangeReader), derive (the checks that its files form
+// a whole, and its rows: a pure function), store (one write). Many models are in flight at once; a bad
 // model costs only itself, a database error stops the crawl (it propagates).
 #include <deque>
 #include <functional>
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "catalog/writer.hpp"
-#include "crawl/file_record.hpp"
+#include "crawl/crawled_file.hpp"
 #include "crawl/outcome.hpp"
 #include "format/header_assembler.hpp"
 #include "io/range_reader.hpp"
@@ -35,6 +35,9 @@ struct PipelineOptions {
     std::function<bool()> should_stop;  // asked before each model starts: true starts no more
 };
 
+struct ModelJob;    // one model on its way through the stages (crawl/pipeline_state.hpp)
+struct HeaderRead;  // one data file's header being read
+
 class ModelPipeline {
 public:
     ModelPipeline(catalog::Writer& catalog, int64_t crawl_id, io::RangeReader& reader, PipelineOptions options,
@@ -44,32 +47,34 @@ public:
     bool run(std::vector<locate::ModelPlan> plans);
 
 private:
-    struct Job;
-    struct FileRead;
-    using JobPtr = std::shared_ptr<Job>;
+    using JobPtr = std::shared_ptr<ModelJob>;
 
+    // the loop (pipeline.cpp)
     void start_next();
     void start(locate::ModelPlan plan);
-    std::optional<FileIdentity> identity_now(const locate::ModelPlan& plan, const std::string& location) const;
-    const locate::ListingEntry* listing(const std::string& location) const;
+    void fail(const JobPtr& job, model::Failure failure);
+    void done(const JobPtr& job);
+    static void add_cost(ModelOutcome& o, const io::RangeReply& reply);
+    io::RangeRequest request(const std::string& location, uint64_t offset, uint64_t length) const;
+    // 1. identify: unchanged, read nothing (pipeline_identify.cpp)
+    std::optional<ContentIdentity> identity_now(const locate::ModelPlan& plan, const std::string& location) const;
     void check_unchanged(const JobPtr& job);
     void ask_server(const JobPtr& job, std::vector<std::pair<std::string, std::string>> to_ask);
     void unchanged(const JobPtr& job);
+    // 2. read: headers and side files through the reader (pipeline_read.cpp)
+    const locate::ListingEntry* listing(const std::string& location) const;
     void read_all(const JobPtr& job);
     void read_data(const JobPtr& job, size_t index, bool restarted);
-    void read_range(const JobPtr& job, const std::shared_ptr<FileRead>& fr, format::ByteRange range);
-    static void add_cost(ModelOutcome& o, const io::RangeReply& reply);
-    void on_range(const JobPtr& job, const std::shared_ptr<FileRead>& fr, io::RangeReply reply);
+    void read_range(const JobPtr& job, const std::shared_ptr<HeaderRead>& fr, format::ByteRange range);
+    void on_range(const JobPtr& job, const std::shared_ptr<HeaderRead>& fr, io::RangeReply reply);
+    void parsed(const JobPtr& job, const std::shared_ptr<HeaderRead>& fr);
     void read_side_file(const JobPtr& job, size_t index);
     void side_file_done(const JobPtr& job, size_t index, const io::RangeReply& reply);
-    void read_layers(const JobPtr& job, size_t index, const locate::ManifestFile& manifest, FileRecord record);
-    void parsed(const JobPtr& job, const std::shared_ptr<FileRead>& fr);
-    void file_done(const JobPtr& job, size_t index, FileRecord record);
+    void read_layers(const JobPtr& job, size_t index, const locate::PlannedManifest& manifest, CrawledFile record);
+    void file_done(const JobPtr& job, size_t index, CrawledFile record);
+    // 3. derive, where the bytes arrived (crawl/derive.hpp), and 4. store (pipeline.cpp)
     void finish(const JobPtr& job);
     void store(const JobPtr& job);
-    void fail(const JobPtr& job, model::Failure failure);
-    void done(const JobPtr& job);
-    io::RangeRequest request(const std::string& location, uint64_t offset, uint64_t length) const;
 
     catalog::Writer& catalog_;
     int64_t crawl_id_;

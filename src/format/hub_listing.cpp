@@ -9,11 +9,11 @@
 
 namespace modelcat::format {
 
-std::vector<HubFile> parse_hub_listing(std::span<const uint8_t> json) {
+std::vector<HubTreeEntry> parse_hub_listing(std::span<const uint8_t> json) {
     simdjson::dom::parser parser;
     simdjson::dom::array entries;
     if (parse_json(parser, json, "Hub listing").get_array().get(entries)) throw model::FormatError::at_json_path("$", "Hub listing is not a JSON array");
-    std::vector<HubFile> files;
+    std::vector<HubTreeEntry> files;
     size_t i = 0;  // the entry's index, for error paths
     for (auto e : entries) {
         std::string_view type, path;
@@ -25,7 +25,7 @@ std::vector<HubFile> parse_hub_listing(std::span<const uint8_t> json) {
         if (type != "file") continue;
         if (auto why = escapes_folder(path))
             throw model::FormatError::at_json_path(at + ".path", "Hub listing path '" + std::string(path) + "' escapes the repository (" + *why + ")");
-        HubFile f;
+        HubTreeEntry f;
         f.path = std::string(path);
         if (e["size"].get_uint64().get(f.size))
             throw model::FormatError::at_json_path(at + ".size", "Hub listing entry '" + f.path + "' has no non-negative \"size\"");

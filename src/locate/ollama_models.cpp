@@ -42,7 +42,7 @@ std::string ollama_name(const OllamaTag& t) {
 std::vector<ModelPlan> ollama_models(const std::vector<format::OllamaLayer>& layers, const OllamaTag& tag,
                                      const std::function<std::string(const format::OllamaLayer&)>& blob_location) {
     std::vector<ModelPlan> out;
-    ManifestFile manifest{tag.manifest, {}, "["};
+    PlannedManifest manifest{tag.manifest, {}, "["};
     for (const auto& l : layers) {
         const std::string kind = format::ollama_layer_kind(l.media_type);
         const std::string location = blob_location(l);

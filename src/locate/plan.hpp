@@ -24,7 +24,7 @@ struct TextLayer {
 // An Ollama manifest: a side file of the model its model layer names, whose
 // metadata is its layers (`ollama.layers`) and the text of its text layers.
 // Tags that share a model blob are each a manifest of that one model.
-struct ManifestFile {
+struct PlannedManifest {
     std::string location;
     std::vector<TextLayer> layers;
     std::string layers_json;  // [{"mediaType": ..., "digest": ..., "size": ...}, ...] as the manifest lists them
@@ -38,7 +38,7 @@ struct ModelPlan {
     std::optional<std::string> index;          // checkpoint: the index file
     std::optional<std::string> config;         // checkpoint: config.json beside it, when present
     std::optional<format::CheckpointIndex> parsed_index;
-    std::vector<ManifestFile> manifests;       // Ollama: the tags whose model layer this is
+    std::vector<PlannedManifest> manifests;       // Ollama: the tags whose model layer this is
     // Stores: every name the store gives this model, and the digest that names
     // each blob file (trusted by name as its identity; nothing is hashed).
     std::vector<model::StoreNameRow> names;

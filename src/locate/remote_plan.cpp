@@ -68,7 +68,7 @@ void RemotePlanner::list_hub(const HubInput& hub, const std::string& url) {
 }
 
 void RemotePlanner::add_listing(const HubInput& hub, const io::RangeReply& reply) {
-    std::vector<format::HubFile> files;
+    std::vector<format::HubTreeEntry> files;
     try {
         files = format::parse_hub_listing(reply.body);
     } catch (const model::FormatError& e) {

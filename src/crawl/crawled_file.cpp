@@ -1,4 +1,4 @@
-#include "crawl/file_record.hpp"
+#include "crawl/crawled_file.hpp"
 
 #include "locate/hub.hpp"
 #include "model/utf8.hpp"
@@ -26,7 +26,7 @@ namespace {
 // A presigned URL's query is a credential for an hour: recorded without it.
 std::string without_query(const std::string& url) { return url.substr(0, url.find('?')); }
 
-void record_answer(FileRecord& rec, const io::RangeReply& last, const locate::ListingEntry* listed) {
+void record_answer(CrawledFile& rec, const io::RangeReply& last, const locate::ListingEntry* listed) {
     rec.identity.size = last.total_size.value_or(rec.header.file_size);
     rec.identity.stat = last.stat;
     if (last.stat) return;  // a local file: the stat triple is its identity
@@ -42,9 +42,9 @@ void record_answer(FileRecord& rec, const io::RangeReply& last, const locate::Li
 
 }  // namespace
 
-FileRecord file_record(const std::string& location, FileRole role, model::FileHeader header, const ReadCost& cost,
+CrawledFile crawled_file(const std::string& location, FileRole role, model::FileHeader header, const ReadCost& cost,
                        const io::RangeReply& last, const locate::ListingEntry* listed) {
-    FileRecord rec;
+    CrawledFile rec;
     rec.location = location;
     rec.role = role;
     rec.header = std::move(header);
@@ -53,9 +53,9 @@ FileRecord file_record(const std::string& location, FileRole role, model::FileHe
     return rec;
 }
 
-FileRecord side_record(const std::string& location, FileRole role, model::Format format, const io::RangeReply& reply,
+CrawledFile crawled_side_file(const std::string& location, FileRole role, model::Format format, const io::RangeReply& reply,
                        std::vector<model::MetadataEntry> metadata, const locate::ListingEntry* listed) {
-    FileRecord rec;
+    CrawledFile rec;
     rec.location = location;
     rec.role = role;
     rec.header.format = format;

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "catalog/writer.hpp"
-#include "crawl/file_record.hpp"
+#include "crawl/crawled_file.hpp"
 #include "locate/plan.hpp"
 
 namespace modelcat::crawl {
@@ -17,11 +17,11 @@ enum class Sameness { same, changed, ask };  // ask: only a conditional request 
 // Same content: equal sha256 when both are known; else equal Xet hash; else the local stat triple
 // (size, mtime, inode, device); else the ETag. Nothing known now: ask the
 // server with the stored ETag, or read again when there is none.
-Sameness compare_identity(const catalog::StoredFile& stored, const std::optional<FileIdentity>& now);
+Sameness compare_identity(const catalog::StoredIdentity& stored, const std::optional<ContentIdentity>& now);
 
 // A local file's identity now: its stat (and the digest a store names it by,
 // trusted as its sha256), or nullopt when it is not a readable regular file.
-std::optional<FileIdentity> local_identity(const std::string& path, const std::optional<std::string>& digest = std::nullopt);
+std::optional<ContentIdentity> local_identity(const std::string& path, const std::optional<std::string>& digest = std::nullopt);
 
 // The digest a plan's store names `location` by, if any.
 std::optional<std::string> digest_of(const locate::ModelPlan& plan, const std::string& location);
@@ -34,6 +34,6 @@ struct ModelSameness {
     std::vector<std::pair<std::string, std::string>> to_ask;
 };
 ModelSameness compare_model(catalog::Writer& catalog, const std::vector<std::string>& files,
-                            const std::function<std::optional<FileIdentity>(const std::string&)>& identity_now);
+                            const std::function<std::optional<ContentIdentity>(const std::string&)>& identity_now);
 
 }  // namespace modelcat::crawl

@@ -17,7 +17,7 @@ const char* role_name(FileRole role);
 
 // What tells a file changed without reading it: the stat triple (local),
 // the ETag or the content's sha256 (remote).
-struct FileIdentity {
+struct ContentIdentity {
     uint64_t size = 0;
     std::optional<io::FileStat> stat;
     std::optional<std::string> etag, sha256, xet_hash;
@@ -37,22 +37,22 @@ struct ReadCost {
     void add(const io::RangeReply& r);
 };
 
-struct FileRecord {
+struct CrawledFile {
     std::string location;
     FileRole role = FileRole::data;
     model::FileHeader header;
     ReadCost cost;
-    FileIdentity identity;
+    ContentIdentity identity;
     std::optional<RemoteAnswer> remote;
 };
 
 // The record of a file whose header was parsed from `last` (the final reply).
-FileRecord file_record(const std::string& location, FileRole role, model::FileHeader header, const ReadCost& cost,
+CrawledFile crawled_file(const std::string& location, FileRole role, model::FileHeader header, const ReadCost& cost,
                        const io::RangeReply& last, const locate::ListingEntry* listed);
 
 // The record of a side file read whole in `reply` (index.json, config.json, an
 // Ollama manifest), with the metadata it holds.
-FileRecord side_record(const std::string& location, FileRole role, model::Format format, const io::RangeReply& reply,
+CrawledFile crawled_side_file(const std::string& location, FileRole role, model::Format format, const io::RangeReply& reply,
                        std::vector<model::MetadataEntry> metadata, const locate::ListingEntry* listed);
 
 }  // namespace modelcat::crawl

@@ -1,4 +1,4 @@
-#include "crawl/identity.hpp"
+#include "crawl/identify.hpp"
 
 namespace modelcat::crawl {
 
@@ -6,10 +6,10 @@ namespace {
 Sameness same_if(bool equal) { return equal ? Sameness::same : Sameness::changed; }
 }  // namespace
 
-std::optional<FileIdentity> local_identity(const std::string& path, const std::optional<std::string>& digest) {
+std::optional<ContentIdentity> local_identity(const std::string& path, const std::optional<std::string>& digest) {
     auto st = io::stat_file(path);
     if (!st) return std::nullopt;
-    return FileIdentity{st->size, st, std::nullopt, digest, std::nullopt};
+    return ContentIdentity{st->size, st, std::nullopt, digest, std::nullopt};
 }
 
 std::optional<std::string> digest_of(const locate::ModelPlan& plan, const std::string& location) {
@@ -17,7 +17,7 @@ std::optional<std::string> digest_of(const locate::ModelPlan& plan, const std::s
     return it == plan.digests.end() ? std::nullopt : std::optional(it->second);
 }
 
-Sameness compare_identity(const catalog::StoredFile& stored, const std::optional<FileIdentity>& now) {
+Sameness compare_identity(const catalog::StoredIdentity& stored, const std::optional<ContentIdentity>& now) {
     const bool has_etag = stored.etag && !stored.etag->empty();
     if (!now) return has_etag ? Sameness::ask : Sameness::changed;
     if (now->sha256 && stored.sha256) return same_if(*now->sha256 == *stored.sha256);
@@ -30,7 +30,7 @@ Sameness compare_identity(const catalog::StoredFile& stored, const std::optional
 }
 
 ModelSameness compare_model(catalog::Writer& catalog, const std::vector<std::string>& files,
-                            const std::function<std::optional<FileIdentity>(const std::string&)>& identity_now) {
+                            const std::function<std::optional<ContentIdentity>(const std::string&)>& identity_now) {
     ModelSameness out;
     std::optional<int64_t> model_id;
     for (const auto& f : files) {
