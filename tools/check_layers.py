@@ -3,7 +3,8 @@
 including only those below it, with no include cycle between files or folders; SQL's
 library (SQLiteCpp, sqlite3.h, SQLite:: names) is used by src/catalog/ alone.
 
-Usage: check_layers.py SRC_DIR. Prints each breach and exits 1, or prints a summary and exits 0.
+Usage: check_layers.py SRC_DIR prints each breach and exits 1, or prints a summary and exits 0;
+check_layers.py --self-test shows on small trees that each kind of breach is caught.
 """
 import os
 import re
@@ -56,7 +57,7 @@ def cycles(graph):
     return found
 
 
-def main(src):
+def breaches(src):
     problems = []
     files = dict(sources(src))
     folders = {rel.split("/")[0] for rel in files if "/" in rel}
@@ -87,14 +88,46 @@ def main(src):
         problems.append("include cycle between files: " + " -> ".join(c))
     for c in cycles(folder_graph):
         problems.append("include cycle between folders: " + " -> ".join(c))
+    edges = sum(len(v) for v in file_graph.values())
+    return problems, f"layers ok: {len(files)} files in {len(folders)} folders, {edges} includes between files, no cycle"
+
+
+def main(src):
+    problems, summary = breaches(src)
     for p in problems:
         print(p)
-    if problems:
-        return 1
-    edges = sum(len(v) for v in file_graph.values())
-    print(f"layers ok: {len(files)} files in {len(folders)} folders, {edges} includes between files, no cycle")
-    return 0
+    print(summary if not problems else f"{len(problems)} layering breaches")
+    return 1 if problems else 0
+
+
+def self_test():
+    """Each kind of breach, planted in a tree of its own, is reported; the clean tree passes."""
+    import tempfile
+    clean = {"model/a.hpp": "", "model/a.cpp": '#include "model/a.hpp"\n', "crawl/b.cpp": '#include "model/a.hpp"\n',
+             "catalog/c.cpp": "#include <SQLiteCpp/Database.h>\n"}
+    cases = {
+        "is above": {"model/up.hpp": '#include "crawl/b.hpp"\n', "crawl/b.hpp": ""},
+        "include cycle between files": {"io/x.hpp": '#include "io/y.hpp"\n', "io/y.hpp": '#include "io/x.hpp"\n'},
+        "include cycle between folders": {"zz/p.hpp": '#include "yy/q.hpp"\n', "yy/q.hpp": '#include "zz/p.hpp"\n'},
+        "uses SQLite": {"cli/s.cpp": "void f(SQLite::Database& db);\n"},
+        "is not in the layer order": {"extra/e.hpp": ""},
+    }
+    failed = 0
+    for expected, planted in [(None, {})] + list(cases.items()):
+        with tempfile.TemporaryDirectory() as d:
+            for rel, text in {**clean, **planted}.items():
+                os.makedirs(os.path.join(d, os.path.dirname(rel)), exist_ok=True)
+                open(os.path.join(d, rel), "w").write(text)
+            problems, _ = breaches(d)
+            ok = not problems if expected is None else any(expected in p for p in problems)
+            if not ok:
+                failed += 1
+                print(f"self-test: expected {expected or 'no breach'}, got {problems}")
+    print("self-test ok" if not failed else f"self-test: {failed} cases wrong")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--self-test"]:
+        sys.exit(self_test())
     sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "src"))

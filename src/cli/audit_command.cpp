@@ -1,13 +1,16 @@
-#include "cli/audit_command.hpp"
-
+// `modelcat audit GGUF SOURCE`: runs the conversion audit, records it in the
+// catalogue, prints the failures and the summary table. Exit status: 0 pass,
+// 1 fail, 2 usage or I/O error.
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 #include "audit/audit.hpp"
 #include "catalog/writer.hpp"
+#include "cli/command.hpp"
 #include "cli/printer.hpp"
 #include "cli/terminal.hpp"
 #include "io/io_error.hpp"
@@ -20,6 +23,13 @@ namespace modelcat::cli {
 namespace {
 
 constexpr int kPass = 0, kFail = 1, kError = 2;
+
+struct AuditFlags {
+    std::string gguf, source;
+    uint64_t sample_rows = 0;
+    unsigned jobs = 2;
+    AccessFlags access;  // --hf-endpoint, --token-file: remote inputs are read as the crawl reads them
+};
 
 // A progress line redrawn in place on a terminal: bytes compared, rate, ETA.
 std::function<void(uint64_t, uint64_t)> progress_line() {
@@ -47,9 +57,7 @@ void print_failures(std::ostream& out, const model::AuditResult& r) {
     }
 }
 
-}  // namespace
-
-int run_audit_command(const Settings& settings, const std::string& db_path, const AuditFlags& flags) {
+int run_audit(const Settings& settings, const std::string& db_path, const AuditFlags& flags) {
     catalog::Writer cat(db_path);
     audit::AuditOptions options;
     options.access = http_access(settings, flags.access);
@@ -74,6 +82,21 @@ int run_audit_command(const Settings& settings, const std::string& db_path, cons
     std::cout << "audit " << id << ": read " << result.bytes_read << " bytes in " << result.requests << " requests, "
               << result.seconds << " s\n";
     return result.passed() ? kPass : kFail;
+}
+
+}  // namespace
+
+Command audit_command(CLI::App& app, const Settings& settings, std::string& db) {
+    auto a = std::make_shared<AuditFlags>();
+    auto* cmd = app.add_subcommand("audit", "prove that a GGUF holds its source checkpoint's values, and record it");
+    cmd->add_option("--db", db, "catalogue database the audit is recorded in");
+    cmd->add_option("gguf", a->gguf, "the converted .gguf")->required();
+    cmd->add_option("source", a->source, "checkpoint folder, its model.safetensors.index.json, or a .safetensors")->required();
+    cmd->add_option("--sample-rows", a->sample_rows, "compare N rows per tensor at deterministic positions (default: all)");
+    cmd->add_option("-j,--jobs", a->jobs, "tensors compared at once (default 2)")->check(CLI::Range(1, 64));
+    add_hf_endpoint_option(cmd, a->access);
+    add_token_file_option(cmd, a->access);
+    return {cmd, [a, &settings, &db] { return run_audit(settings, db, *a); }};
 }
 
 }  // namespace modelcat::cli

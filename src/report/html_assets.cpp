@@ -1,6 +1,6 @@
-#include "cli/html_assets.hpp"
+#include "report/html_assets.hpp"
 
-namespace modelcat::cli {
+namespace modelcat::report {
 
 const std::string_view kHtmlReportCss = R"(body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222;background:#fff}
 h1{font-size:1.4em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}h3{font-size:1em;margin:.2em 0}
@@ -134,4 +134,4 @@ const std::string_view kHtmlReportScript = R"(
 })();
 )";
 
-}  // namespace modelcat::cli
+}  // namespace modelcat::report

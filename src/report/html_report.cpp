@@ -1,23 +1,19 @@
-#include "cli/html_report.hpp"
+#include "report/html_report.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <iostream>
 #include <map>
 #include <set>
 
-#include "catalog/errors.hpp"
-#include "catalog/reader.hpp"
-#include "cli/html_assets.hpp"
-#include "cli/html_scatter.hpp"
-#include "cli/policy_compare.hpp"
 #include "format/json_text.hpp"
 #include "model/utf8.hpp"
+#include "report/html_assets.hpp"
+#include "report/html_scatter.hpp"
+#include "report/html_text.hpp"
+#include "report/policy_compare.hpp"
 
-namespace modelcat::cli {
+namespace modelcat::report {
 
 namespace {
 
@@ -290,29 +286,6 @@ std::string hsl_hex(double h, double s, double l) {
 
 }  // namespace
 
-std::string html_escape(std::string_view s) {
-    std::string out;
-    out.reserve(s.size());
-    for (size_t i = 0; i < s.size();) {
-        size_t n = model::utf8_sequence_at(s, i);
-        if (n == 0) {
-            out += "\xEF\xBF\xBD";
-            ++i;
-            continue;
-        }
-        switch (s[i]) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&#39;"; break;
-            default: out.append(s.substr(i, n));
-        }
-        i += n;
-    }
-    return out;
-}
-
 std::string type_colour(const std::vector<catalog::ReportType>& ggml_types, const std::string& type) {
     // Hue and lightness by log2(bits per weight): violet (1) to green (4.5), orange (6.5),
     // red (8.5), pink (16), brown (32 and more); the common quants land on distinct hues.
@@ -339,35 +312,4 @@ void write_html_report(std::ostream& out, const catalog::ReportData& data, const
     Writer{out, data}.page(title);
 }
 
-int run_html_report(const std::string& db_path, const std::string& out_path, const catalog::ReportSelection& selection) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(db_path, ec)) {
-        std::cerr << "modelcat report: no catalogue at " << db_path << " (run modelcat crawl first)\n";
-        return 2;
-    }
-    catalog::Reader reader = catalog::Reader::open(db_path);  // a reading command never writes
-    catalog::ReportData data;
-    try {
-        data = reader.load_report_data(selection);
-    } catch (const std::runtime_error& e) {  // an unknown --model or a selection over the cap
-        if (catalog::is_database_error(e)) throw;  // main reports it with the database's name
-        std::cerr << "modelcat report: " << e.what() << "\n";
-        return 2;
-    }
-    std::ofstream out(out_path, std::ios::binary | std::ios::trunc);
-    if (!out) {
-        std::cerr << "modelcat report: cannot write " << out_path << "\n";
-        return 2;
-    }
-    write_html_report(out, data, "modelcat: " + std::filesystem::path(db_path).filename().string());
-    out.close();
-    if (!out) {
-        std::cerr << "modelcat report: writing " << out_path << " failed\n";
-        return 2;
-    }
-    std::cerr << "wrote " << out_path << ": " << data.models.size() << " models, "
-              << std::filesystem::file_size(out_path, ec) << " bytes\n";
-    return 0;
-}
-
-}  // namespace modelcat::cli
+}  // namespace modelcat::report

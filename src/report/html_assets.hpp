@@ -2,7 +2,7 @@
 // The HTML report's inline stylesheet and scripts (no network, no libraries).
 #include <string_view>
 
-namespace modelcat::cli {
+namespace modelcat::report {
 
 extern const std::string_view kHtmlReportCss;
 // Runs first: records script errors in <body data-js-errors> so a headless check sees them.
@@ -11,4 +11,4 @@ extern const std::string_view kHtmlReportErrorHook;
 // sorts the quant table by a clicked column and filters by name.
 extern const std::string_view kHtmlReportScript;
 
-}  // namespace modelcat::cli
+}  // namespace modelcat::report

@@ -1,12 +1,12 @@
-#include "cli/html_scatter.hpp"
+#include "report/html_scatter.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "cli/html_report.hpp"
+#include "report/html_text.hpp"
 
-namespace modelcat::cli {
+namespace modelcat::report {
 
 namespace {
 
@@ -102,4 +102,4 @@ std::string size_bits_scatter(const std::string& architecture, const std::vector
     return s + "</svg><figcaption>" + arch + "</figcaption></figure>";
 }
 
-}  // namespace modelcat::cli
+}  // namespace modelcat::report

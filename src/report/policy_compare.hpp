@@ -8,7 +8,7 @@
 
 #include "catalog/report_data.hpp"
 
-namespace modelcat::cli {
+namespace modelcat::report {
 
 // Tensor names whose type differs between the models, or that some lack.
 std::set<std::string> differing_tensors(const std::vector<const catalog::ReportModel*>& models);
@@ -21,4 +21,4 @@ std::vector<std::string> short_names(const std::vector<const catalog::ReportMode
 std::string policy_summary(const catalog::ReportModel& base, const std::string& base_name, const catalog::ReportModel& other,
                            const std::string& other_name);
 
-}  // namespace modelcat::cli
+}  // namespace modelcat::report

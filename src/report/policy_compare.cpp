@@ -1,9 +1,9 @@
-#include "cli/policy_compare.hpp"
+#include "report/policy_compare.hpp"
 
 #include <algorithm>
 #include <map>
 
-namespace modelcat::cli {
+namespace modelcat::report {
 
 namespace {
 
@@ -103,4 +103,4 @@ std::string policy_summary(const catalog::ReportModel& base, const std::string& 
     return out;
 }
 
-}  // namespace modelcat::cli
+}  // namespace modelcat::report

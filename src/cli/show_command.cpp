@@ -1,13 +1,19 @@
-#include "cli/show.hpp"
-
+// `modelcat show FILE`: one file's header, like gguf-dump, without a database.
 #include <algorithm>
 #include <cstdio>
+#include <iostream>
 #include <map>
+#include <memory>
 
+#include "cli/command.hpp"
 #include "cli/terminal.hpp"
 #include "format/json_text.hpp"
+#include "io/io_error.hpp"
+#include "io/local_reader.hpp"
+#include "io/sync_file.hpp"
 #include "model/census.hpp"
 #include "model/content_hash.hpp"
+#include "model/error.hpp"
 
 namespace modelcat::cli {
 
@@ -38,8 +44,7 @@ std::string value_text(const model::MetadataEntry& e) {
         e.value);
 }
 
-}  // namespace
-
+// The header `h` of the file at `location`, read in `bytes_read` bytes and `reads` reads.
 void print_header(std::ostream& out, const std::string& location, const model::FileHeader& h, uint64_t bytes_read, uint64_t reads,
                   bool all_tensors) {
     char buf[256];
@@ -89,6 +94,37 @@ void print_header(std::ostream& out, const std::string& location, const model::F
         out << "\n-- warnings\n";
         for (const auto& w : h.warnings) out << "  offset " << w.offset << ": " << terminal_safe(w.message) << "\n";
     }
+}
+
+struct ShowArgs {
+    std::string path;
+    bool all = false;
+};
+
+int run_show(const ShowArgs& s) {
+    try {
+        io::LocalReader inline_reads(0);
+        io::SyncFile file(inline_reads, io::RangeRequest{s.path});
+        const model::FileHeader header = io::read_header(file, {});
+        print_header(std::cout, s.path, header, file.bytes_read(), file.requests(), s.all);
+    } catch (const model::FormatError& e) {
+        std::cerr << "error: " << terminal_safe(e.failure(s.path).describe()) << "\n";
+        return kExitSomeFailed;
+    } catch (const io::IoError& e) {
+        std::cerr << "error: " << terminal_safe(e.what()) << "\n";
+        return kExitSomeFailed;
+    }
+    return kExitOk;
+}
+
+}  // namespace
+
+Command show_command(CLI::App& app) {
+    auto s = std::make_shared<ShowArgs>();
+    auto* cmd = app.add_subcommand("show", "print one file's header (no database)");
+    cmd->add_option("file", s->path, "a GGUF or safetensors file")->required();
+    cmd->add_flag("--all", s->all, "list every tensor");
+    return {cmd, [s] { return run_show(*s); }};
 }
 
 }  // namespace modelcat::cli

@@ -6,10 +6,10 @@
 
 #include "catalog/report_data.hpp"
 
-namespace modelcat::cli {
+namespace modelcat::report {
 
 // `models` all have file_bytes and bits_per_weight; `labels` are their short names.
 std::string size_bits_scatter(const std::string& architecture, const std::vector<const catalog::ReportModel*>& models,
                               const std::vector<std::string>& labels);
 
-}  // namespace modelcat::cli
+}  // namespace modelcat::report
