@@ -1,7 +1,7 @@
 #pragma once
 // Writes one model's rows in one transaction: the model, its files,
 // metadata, tensors, warnings, census, policy layers, and the history event. It only
-// writes; every value was derived before (crawl/model_rows.hpp).
+// writes; every value was derived before (crawl/derive.hpp).
 #include <SQLiteCpp/Database.h>
 
 #include <array>

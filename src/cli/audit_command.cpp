@@ -27,7 +27,7 @@ constexpr int kPass = 0, kFail = 1, kError = 2;
 struct AuditFlags {
     std::string gguf, source;
     uint64_t sample_rows = 0;
-    unsigned jobs = 2;
+    unsigned jobs = audit::AuditOptions{}.jobs;
     AccessFlags access;  // --hf-endpoint, --token-file: remote inputs are read as the crawl reads them
 };
 
@@ -93,7 +93,7 @@ Command audit_command(CLI::App& app, const Settings& settings, std::string& db) 
     cmd->add_option("gguf", a->gguf, "the converted .gguf")->required();
     cmd->add_option("source", a->source, "checkpoint folder, its model.safetensors.index.json, or a .safetensors")->required();
     cmd->add_option("--sample-rows", a->sample_rows, "compare N rows per tensor at deterministic positions (default: all)");
-    cmd->add_option("-j,--jobs", a->jobs, "tensors compared at once (default 2)")->check(CLI::Range(1, 64));
+    cmd->add_option("-j,--jobs", a->jobs, "tensors compared at once (default " + std::to_string(a->jobs) + ")")->check(CLI::Range(1, 64));
     add_hf_endpoint_option(cmd, a->access);
     add_token_file_option(cmd, a->access);
     return {cmd, [a, &settings, &db] { return run_audit(settings, db, *a); }};

@@ -26,7 +26,7 @@ constexpr int kExitSignalBase = 128;  // the shell's convention: 130 after SIGIN
 struct CrawlFlags {
     std::vector<std::string> inputs, lists;
     bool quiet = false, force = false, dry_run = false, json_summary = false;
-    unsigned jobs = 16;
+    unsigned jobs = crawl::CrawlOptions{}.jobs;
     model::Limits limits;
     AccessFlags access;
     std::string deadline;
@@ -130,9 +130,11 @@ Command crawl_command(CLI::App& app, const Settings& settings, std::string& db) 
     cmd->add_flag("--force", f->force, "re-read files whose size, mtime and inode are unchanged");
     cmd->add_flag("--dry-run", f->dry_run, "list what would be read (new, changed, unchanged) and stop");
     cmd->add_flag("--json-summary", f->json_summary, "print one JSON object with the totals at the end");
-    cmd->add_option("-j,--jobs", f->jobs, "models in flight: remote transfers, and local reads on up to 8 threads (default 16)")
+    cmd->add_option("-j,--jobs", f->jobs,
+                    "models in flight: remote transfers, and local reads on up to 8 threads (default " + std::to_string(f->jobs) + ")")
         ->check(CLI::Range(1, 1024));
-    cmd->add_option("--per-host", f->access.per_host, "remote transfers in flight per host (default 6)")->check(CLI::Range(1, 256));
+    cmd->add_option("--per-host", f->access.per_host, "remote transfers in flight per host (default " + std::to_string(f->access.per_host) + ")")
+        ->check(CLI::Range(1, 256));
     cmd->add_option("--max-requests-per-minute", f->access.max_requests_per_minute,
                     "space requests out (the Hub allows 3,000 per 5 minutes anonymously)");
     add_hf_endpoint_option(cmd, f->access);

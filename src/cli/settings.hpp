@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "io/http_fetcher.hpp"
 #include "locate/access.hpp"
 #include "locate/stores.hpp"
 
@@ -24,8 +25,8 @@ struct Settings {
 // How remote inputs are reached, as flags say (crawl's; audit's have the defaults but for these).
 struct AccessFlags {
     std::string hf_endpoint, token_file;
-    unsigned in_flight = 16, per_host = 6;
-    double max_requests_per_minute = 0;
+    unsigned in_flight = io::HttpOptions{}.max_in_flight, per_host = io::HttpOptions{}.per_host;
+    double max_requests_per_minute = io::HttpOptions{}.max_requests_per_minute;
 };
 
 // --hf-endpoint and --token-file, with one help text for every command that has them.

@@ -26,7 +26,6 @@ public:
     io::SyncFile reopen(const io::ReadRoute& route, uint64_t size, std::vector<uint8_t> first_bytes);
     // What the servers announced of their budgets so far.
     std::vector<io::BudgetState> budgets() const { return http_ ? http_->budgets() : known_; }
-    const HttpAccess& access() const { return access_; }
 
 private:
     io::RangeReader& reader_for(const std::string& location);

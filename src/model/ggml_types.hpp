@@ -8,14 +8,14 @@
 
 namespace modelcat::model {
 
-// A type's id by its name, from ggml_types.def: GgmlTypeId::Q4_K is 12. Code
-// that names a type uses these, so that no other file lists type ids.
+// A type's id by its name, generated from ggml_types.def: GgmlTypeId::Q4_K is 12.
+// For code that names a type, so that no other file lists type ids (the
+// constants in format/dequant.hpp are the last such list, to give way to it).
 enum class GgmlTypeId : uint32_t {
 #define X(id, name, block, size) name = id,
 #include "model/ggml_types.def"
 #undef X
 };
-constexpr uint32_t id_of(GgmlTypeId t) { return static_cast<uint32_t>(t); }
 
 struct GgmlType {
     uint32_t id;
