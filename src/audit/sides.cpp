@@ -66,7 +66,8 @@ uint64_t TensorSpan::elements() const {
 
 AuditSides read_sides(const std::string& gguf, const std::string& source, const locate::HttpAccess& access,
                       std::vector<io::BudgetState> known_budgets) {
-    AuditSides sides{.access = access};
+    AuditSides sides;
+    sides.access = access;
     locate::SyncReads reads(access, std::move(known_budgets));
     add_gguf(sides, reads, locate::hub_location_url(gguf, access.hf_endpoint));
     locate::SyncLocator locator(reads);

@@ -25,8 +25,8 @@ struct ModelJob {
     size_t pending = 0;
     bool known = false, finished = false;
     ModelOutcome outcome;
-    std::optional<model::ModelRows> rows;  // what derive() made of the files, to be written
-    std::optional<model::Failure> failure;          // or why they are not one model
+    std::optional<model::ModelRows> rows;   // what derive() made of the files, to be written
+    std::optional<model::Failure> failure;  // or why they are not one model
 };
 
 struct HeaderRead {
@@ -34,6 +34,9 @@ struct HeaderRead {
         : assembler(location, std::move(options)), route(std::move(origin)), index(i), restarted(again) {}
     void parse();
     format::HeaderAssembler assembler;
+    // Where the reads go: after the first read's redirect, its target (a presigned storage URL),
+    // directly; the headers the redirect carried identify the file.
+    io::ReadRoute route;
     io::RangeReply last;                       // the latest reply; its bytes go to the assembler
     std::optional<format::ByteRange> next;     // what parse() asks to read next, if anything
     std::optional<model::FormatError> error;  // or what it found wrong
@@ -41,9 +44,6 @@ struct HeaderRead {
     bool restarted;
     ReadCost cost;
     std::string version;  // of the first reply
-    // Where the reads go: after the first read's redirect, its target (a presigned storage URL),
-    // directly; the headers the redirect carried identify the file.
-    io::ReadRoute route;
     format::ByteRange asked;  // the read in flight
     std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 };

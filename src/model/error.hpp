@@ -11,10 +11,10 @@ namespace modelcat::model {
 // Where and why an input failed: a byte offset in the file, or a path in a
 // JSON document, or neither when nothing more precise is known.
 struct Failure {
-    std::string location;
-    std::optional<uint64_t> offset;
-    std::string json_path;
-    std::string message;
+    std::string location = {};
+    std::optional<uint64_t> offset = {};
+    std::string json_path = {};
+    std::string message = {};
     // "at weight_map.\"x\": reason" when a JSON path is known; else the reason.
     std::string reason() const;
     // "LOCATION: offset N: reason", the form printed and logged everywhere.
