@@ -7,20 +7,21 @@
 
 #include "format/checkpoint.hpp"
 #include "format/hub_listing.hpp"
+#include "model/error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::span<const uint8_t> bytes(data, size);
     try {
         modelcat::format::parse_checkpoint_index(bytes);
-    } catch (const modelcat::format::FormatError&) {
+    } catch (const modelcat::model::FormatError&) {
     }
     try {
         modelcat::format::parse_model_config(bytes);
-    } catch (const modelcat::format::FormatError&) {
+    } catch (const modelcat::model::FormatError&) {
     }
     try {
         modelcat::format::parse_hub_listing(bytes);
-    } catch (const modelcat::format::FormatError&) {
+    } catch (const modelcat::model::FormatError&) {
     }
     return 0;
 }

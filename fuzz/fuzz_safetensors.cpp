@@ -7,7 +7,7 @@
 #include "fuzz/header_checks.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    for (const std::string& broken : modelcat::fuzzcheck::check_input(modelcat::format::Format::safetensors, {data, size})) {
+    for (const std::string& broken : modelcat::fuzzcheck::check_input(modelcat::model::Format::safetensors, {data, size})) {
         std::fprintf(stderr, "broken promise: %s\n", broken.c_str());
         std::abort();
     }

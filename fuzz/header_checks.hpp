@@ -14,17 +14,20 @@
 #include <unordered_set>
 #include <vector>
 
-#include "format/ggml_compat.hpp"
-#include "format/ggml_types.hpp"
 #include "format/gguf.hpp"
+#include "format/parse_result.hpp"
 #include "format/safetensors.hpp"
-#include "format/utf8.hpp"
+#include "model/error.hpp"
+#include "model/ggml_compat.hpp"
+#include "model/ggml_types.hpp"
+#include "model/limits.hpp"
+#include "model/utf8.hpp"
 
 namespace modelcat::fuzzcheck {
 
-using format::FileHeader;
-using format::Format;
-using format::Limits;
+using model::FileHeader;
+using model::Format;
+using model::Limits;
 using u128 = unsigned __int128;
 
 inline std::string check_metadata(const FileHeader& h, const Limits& limits) {
@@ -32,7 +35,7 @@ inline std::string check_metadata(const FileHeader& h, const Limits& limits) {
     for (const auto& e : h.metadata) {
         if (!keys.insert(e.key).second) return "metadata key '" + e.key + "' kept twice";
         if (h.format == Format::gguf && e.key.empty()) return "empty GGUF key kept";
-        const auto* a = std::get_if<format::ArraySummary>(&e.value);
+        const auto* a = std::get_if<model::ArraySummary>(&e.value);
         if (!a) continue;
         if (a->json.has_value() != (a->length <= limits.array_json_cap))
             return "array '" + e.key + "': JSON kept for length " + std::to_string(a->length);
@@ -63,8 +66,8 @@ inline std::string check_gguf_tensors(const FileHeader& h, const Limits& limits)
         u128 n = 1;
         for (uint64_t d : t.dims) n = std::min<u128>(n * d, u128(1) << 64);
         if (n != t.n_elements || n > uint64_t(INT64_MAX)) return "tensor '" + t.name + "': n_elements is not the product";
-        const format::GgmlType* gt = format::find_ggml_type(*t.type_id);
-        if (t.type_name != format::ggml_type_name(*t.type_id)) return "tensor '" + t.name + "': type name";
+        const model::GgmlType* gt = model::find_ggml_type(*t.type_id);
+        if (t.type_name != model::ggml_type_name(*t.type_id)) return "tensor '" + t.name + "': type name";
         if (gt) {
             u128 want = u128(t.n_elements / gt->block_size) * gt->type_size;
             if (t.n_elements % gt->block_size != 0 || !t.expected_bytes || *t.expected_bytes != want)
@@ -82,7 +85,7 @@ inline std::string check_gguf_tensors(const FileHeader& h, const Limits& limits)
 
 inline std::string check_safetensors_tensors(const FileHeader& h) {
     if (h.data_start != h.header_bytes || h.data_start > h.file_size) return "data_start";
-    std::vector<const format::TensorInfo*> order;
+    std::vector<const model::TensorInfo*> order;
     for (const auto& t : h.tensors) order.push_back(&t);
     std::sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->offset < b->offset; });
     uint64_t expect = 0;
@@ -103,14 +106,14 @@ inline std::string check_safetensors_tensors(const FileHeader& h) {
 inline std::string check_text(const FileHeader& h) {
     for (const auto& e : h.metadata) {
         const auto* s = std::get_if<std::string>(&e.value);
-        if (format::first_invalid_utf8(e.key) || (s && format::first_invalid_utf8(*s)))
-            return "key '" + format::quote_bytes(e.key) + "' or its value is not UTF-8";
+        if (model::first_invalid_utf8(e.key) || (s && model::first_invalid_utf8(*s)))
+            return "key '" + model::quote_bytes(e.key) + "' or its value is not UTF-8";
     }
     for (const auto& t : h.tensors)
-        if (format::first_invalid_utf8(t.name) || format::first_invalid_utf8(t.type_name))
-            return "tensor '" + format::quote_bytes(t.name) + "': name or type is not UTF-8";
-    for (const auto& r : format::ggml_refusals(h))
-        if (r.check.empty() || format::first_invalid_utf8(r.reason)) return "ggml refusal without a check or UTF-8 reason";
+        if (model::first_invalid_utf8(t.name) || model::first_invalid_utf8(t.type_name))
+            return "tensor '" + model::quote_bytes(t.name) + "': name or type is not UTF-8";
+    for (const auto& r : model::ggml_refusals(h))
+        if (r.check.empty() || model::first_invalid_utf8(r.reason)) return "ggml refusal without a check or UTF-8 reason";
     return "";
 }
 
@@ -150,7 +153,7 @@ inline std::string check_parse(Format f, std::span<const uint8_t> prefix, uint64
         longer.resize(more.min_bytes, 0);
         std::string m = check_parse(f, longer, file_size, limits, depth - 1);
         return m.empty() ? "" : "after zeros up to " + std::to_string(more.min_bytes) + ": " + m;
-    } catch (const format::FormatError& e) {
+    } catch (const model::FormatError& e) {
         if (e.offset().value_or(0) > file_size || std::string_view(e.what()).empty())
             return "FormatError at " + std::to_string(e.offset().value_or(0)) + " of " + std::to_string(file_size) + ": " + e.what();
         return "";
@@ -162,7 +165,7 @@ inline std::string check_parse(Format f, std::span<const uint8_t> prefix, uint64
 }
 
 inline bool same_header(const FileHeader& a, const FileHeader& b) {
-    auto tensor = [](const format::TensorInfo& t) { return std::tuple(t.name, t.offset, t.bytes, t.n_elements); };
+    auto tensor = [](const model::TensorInfo& t) { return std::tuple(t.name, t.offset, t.bytes, t.n_elements); };
     return a.data_start == b.data_start && a.header_bytes == b.header_bytes && a.alignment == b.alignment &&
            a.metadata.size() == b.metadata.size() && a.warnings.size() == b.warnings.size() &&
            std::equal(a.tensors.begin(), a.tensors.end(), b.tensors.begin(), b.tensors.end(),

@@ -7,8 +7,8 @@
 #include <map>
 #include <set>
 
-#include "format/ggml_compat.hpp"
 #include "kit/gguf_writer.hpp"
+#include "model/ggml_compat.hpp"
 #include "support.hpp"
 
 using namespace modelcat;
@@ -30,9 +30,9 @@ GgufWriter base(uint32_t version = 3, kit::Endian endian = kit::Endian::little) 
 }
 
 std::set<std::string> checks(const GgufWriter& w) {
-    format::FileHeader h = kit::parse_header(w);
+    model::FileHeader h = kit::parse_header(w);
     std::set<std::string> out;
-    for (const auto& r : format::ggml_refusals(h)) out.insert(r.check);
+    for (const auto& r : model::ggml_refusals(h)) out.insert(r.check);
     return out;
 }
 
@@ -91,23 +91,23 @@ TEST(GgmlCompat, OneGeneratedFilePerReason) {
 
 // A count ggml refuses cannot have its data in a real file: checked on a header.
 TEST(GgmlCompat, ElementCountsNearTwoToTheSixtyThree) {
-    format::FileHeader h;
+    model::FileHeader h;
     h.version = 3;
     h.alignment = 32;
-    format::TensorInfo t;
+    model::TensorInfo t;
     t.name = "huge";
     t.type_id = 24;  // I8
     t.dims = {(uint64_t{1} << 62) - 1, 2};  // 2^63 - 2 elements: an int64, but INT64_MAX / 2 <= ne[0]
     t.n_elements = (uint64_t{1} << 63) - 2;
     t.expected_bytes = t.n_elements;
     h.tensors.push_back(t);
-    auto r = format::ggml_refusals(h);
+    auto r = model::ggml_refusals(h);
     ASSERT_FALSE(r.empty());
     EXPECT_EQ(r[0].check, "element_count");
     h.tensors[0].dims = {uint64_t{1} << 20, 4};
     h.tensors[0].n_elements = h.tensors[0].expected_bytes.emplace(uint64_t{1} << 22);
     h.file_size = h.data_start + (uint64_t{1} << 22);
-    EXPECT_TRUE(format::ggml_refusals(h).empty());
+    EXPECT_TRUE(model::ggml_refusals(h).empty());
 }
 
 // The expectation on ../shared/fixtures/real: ggml reads all but the

@@ -2,9 +2,9 @@
 
 #include <set>
 
-#include "format/ggml_types.hpp"
+#include "model/ggml_types.hpp"
 
-using namespace modelcat::format;
+using namespace modelcat::model;
 
 TEST(GgmlTypes, LayoutsMatchTheRatesMeasuredInRealQuants) {
     // bits per weight measured from bartowski's Llama 3.1 8B Instruct GGUF files

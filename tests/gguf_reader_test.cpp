@@ -4,9 +4,11 @@
 
 #include <cmath>
 
-#include "format/content_hash.hpp"
 #include "format/gguf.hpp"
+#include "format/parse_result.hpp"
 #include "kit/gguf_writer.hpp"
+#include "model/content_hash.hpp"
+#include "model/error.hpp"
 
 using namespace modelcat;
 using kit::GgufType;
@@ -15,7 +17,7 @@ using kit::GgufWriter;
 
 namespace {
 
-const format::MetadataEntry& entry(const format::FileHeader& h, std::string_view key) {
+const model::MetadataEntry& entry(const model::FileHeader& h, std::string_view key) {
     for (const auto& e : h.metadata)
         if (e.key == key) return e;
     throw std::runtime_error("no key " + std::string(key));
@@ -68,7 +70,7 @@ class GgufRoundTrip : public ::testing::TestWithParam<Variant> {};
 TEST_P(GgufRoundTrip, EveryFieldReadsBack) {
     const Variant v = GetParam();
     GgufWriter w = every_value_type(v.version, v.endian, v.alignment);
-    format::FileHeader h = kit::parse_header(w);
+    model::FileHeader h = kit::parse_header(w);
 
     EXPECT_EQ(h.version, v.version);
     EXPECT_EQ(h.big_endian, v.endian == kit::Endian::big);
@@ -91,12 +93,12 @@ TEST_P(GgufRoundTrip, EveryFieldReadsBack) {
     EXPECT_EQ(std::get<uint64_t>(entry(h, "v.u64").value), 18446744073709551615ull);
     EXPECT_EQ(std::get<int64_t>(entry(h, "v.i64").value), -9000000000000000000ll);
     EXPECT_EQ(std::get<double>(entry(h, "v.f64").value), -2.5e-300);
-    EXPECT_EQ(entry(h, "v.u8").type, format::ValueType::u8);
-    EXPECT_EQ(entry(h, "v.f64").type, format::ValueType::f64);
+    EXPECT_EQ(entry(h, "v.u8").type, model::ValueType::u8);
+    EXPECT_EQ(entry(h, "v.f64").type, model::ValueType::f64);
 
-    auto arr = [&](std::string_view k) { return std::get<format::ArraySummary>(entry(h, k).value); };
+    auto arr = [&](std::string_view k) { return std::get<model::ArraySummary>(entry(h, k).value); };
     EXPECT_EQ(arr("a.i16").json, "[1,-2,3]");
-    EXPECT_EQ(arr("a.i16").element_type, format::ValueType::i16);
+    EXPECT_EQ(arr("a.i16").element_type, model::ValueType::i16);
     EXPECT_EQ(arr("a.i16").byte_size, 6u);
     EXPECT_EQ(arr("a.f32").json, "[1.5,-0.25]");
     EXPECT_EQ(arr("a.bool").json, "[false,true]");
@@ -132,32 +134,32 @@ TEST_P(GgufRoundTrip, EveryFieldReadsBack) {
 
 TEST_P(GgufRoundTrip, HashesIgnoreVersionAndByteOrder) {
     const Variant v = GetParam();
-    format::FileHeader h = kit::parse_header(every_value_type(v.version, v.endian, v.alignment));
-    format::FileHeader ref = kit::parse_header(every_value_type(3, kit::Endian::little, v.alignment));
+    model::FileHeader h = kit::parse_header(every_value_type(v.version, v.endian, v.alignment));
+    model::FileHeader ref = kit::parse_header(every_value_type(3, kit::Endian::little, v.alignment));
     for (const char* k : {"a.i16", "a.f32", "a.str", "a.nested", "a.big"}) {
         SCOPED_TRACE(k);
-        EXPECT_EQ(std::get<format::ArraySummary>(entry(h, k).value).content_hash,
-                  std::get<format::ArraySummary>(entry(ref, k).value).content_hash);
+        EXPECT_EQ(std::get<model::ArraySummary>(entry(h, k).value).content_hash,
+                  std::get<model::ArraySummary>(entry(ref, k).value).content_hash);
     }
-    EXPECT_NE(std::get<format::ArraySummary>(entry(h, "a.i16").value).content_hash,
-              std::get<format::ArraySummary>(entry(h, "a.str").value).content_hash);
+    EXPECT_NE(std::get<model::ArraySummary>(entry(h, "a.i16").value).content_hash,
+              std::get<model::ArraySummary>(entry(h, "a.str").value).content_hash);
 }
 
 // The digests catalogues hold (metadata.array_hash), the same in every version and byte order:
 // a change would make every stored catalogue disagree with the next crawl (see stored_hashes_test).
 TEST_P(GgufRoundTrip, HashesAreTheStoredValues) {
     const Variant v = GetParam();
-    format::FileHeader h = kit::parse_header(every_value_type(v.version, v.endian, v.alignment));
+    model::FileHeader h = kit::parse_header(every_value_type(v.version, v.endian, v.alignment));
     const std::pair<const char*, const char*> expected[] = {
         {"a.i16", "80510e1d210f6a72"}, {"a.f32", "ae62a49497f10ded"}, {"a.bool", "3b4fb339a96e4cea"},
         {"a.u64", "a33a7bcea5ffa526"}, {"a.str", "3183c89afdaa9956"}, {"a.nested", "830a11af2b6f92d5"},
         {"a.big", "ffe6fbb5d5cdb403"}};
     for (const auto& [key, hash] : expected)
-        EXPECT_EQ(format::hex64(std::get<format::ArraySummary>(entry(h, key).value).content_hash), hash) << key;
+        EXPECT_EQ(model::hex64(std::get<model::ArraySummary>(entry(h, key).value).content_hash), hash) << key;
 }
 
 // Every key, value and tensor, field by field.
-void expect_same_header(const format::FileHeader& h, const format::FileHeader& ref) {
+void expect_same_header(const model::FileHeader& h, const model::FileHeader& ref) {
     ASSERT_EQ(h.metadata.size(), ref.metadata.size());
     for (size_t i = 0; i < h.metadata.size(); ++i) {
         SCOPED_TRACE(ref.metadata[i].key);
@@ -186,7 +188,7 @@ TEST_P(GgufRoundTrip, EveryPrefixAsksForMoreThenParsesTheSame) {
     const Variant v = GetParam();
     GgufWriter w = every_value_type(v.version, v.endian, v.alignment);
     std::vector<uint8_t> bytes = w.header();
-    format::FileHeader full = kit::parse_header(w);
+    model::FileHeader full = kit::parse_header(w);
     for (size_t k = 0; k < w.header_end(); ++k) {
         format::ParseResult r = format::parse_gguf(std::span(bytes).first(k), w.file_size());
         ASSERT_TRUE(std::holds_alternative<format::NeedMore>(r)) << "prefix " << k;
@@ -195,8 +197,8 @@ TEST_P(GgufRoundTrip, EveryPrefixAsksForMoreThenParsesTheSame) {
         ASSERT_GE(more.estimated_total, more.min_bytes);
     }
     format::ParseResult r = format::parse_gguf(std::span(bytes).first(w.header_end()), w.file_size());
-    ASSERT_TRUE(std::holds_alternative<format::FileHeader>(r));
-    const auto& h = std::get<format::FileHeader>(r);
+    ASSERT_TRUE(std::holds_alternative<model::FileHeader>(r));
+    const auto& h = std::get<model::FileHeader>(r);
     expect_same_header(h, full);
 }
 
@@ -223,12 +225,12 @@ TEST(GgufReader, TruncationAtEveryByteIsAnErrorWithItsOffset) {
         try {
             format::parse_gguf(std::span(bytes).first(k), k);
             FAIL() << "a file cut at " << k << " of " << bytes.size() << " bytes parsed";
-        } catch (const format::FormatError& e) {
+        } catch (const model::FormatError& e) {
             ASSERT_TRUE(e.offset().has_value()) << e.what();
             EXPECT_LE(*e.offset(), k) << e.what();
         }
     }
-    EXPECT_TRUE(std::holds_alternative<format::FileHeader>(format::parse_gguf(bytes, bytes.size())));
+    EXPECT_TRUE(std::holds_alternative<model::FileHeader>(format::parse_gguf(bytes, bytes.size())));
 }
 
 TEST(GgufReader, EstimateFromAverageStringLength) {
@@ -245,7 +247,7 @@ TEST(GgufReader, EstimateFromAverageStringLength) {
     EXPECT_GE(est, double(w.header_end()));
     EXPECT_LE(est, 1.05 * double(w.data_start()));
     auto done = format::parse_gguf(std::span(bytes).first(size_t(est)), w.file_size());
-    EXPECT_TRUE(std::holds_alternative<format::FileHeader>(done));
+    EXPECT_TRUE(std::holds_alternative<model::FileHeader>(done));
 }
 
 TEST(GgufReader, DuplicateKeyKeepsTheFirstValueAndWarns) {
@@ -253,7 +255,7 @@ TEST(GgufReader, DuplicateKeyKeepsTheFirstValueAndWarns) {
     w.add_kv("general.architecture", GgufValue::str("llama"));
     w.add_kv("general.name", GgufValue::str("x"));
     w.add_kv("general.architecture", GgufValue::str("mistral"));
-    format::FileHeader h = kit::parse_header(w);
+    model::FileHeader h = kit::parse_header(w);
     ASSERT_EQ(h.metadata.size(), 2u);
     EXPECT_EQ(std::get<std::string>(entry(h, "general.architecture").value), "llama");
     ASSERT_EQ(h.warnings.size(), 1u);
@@ -266,7 +268,7 @@ TEST(GgufReader, RowNotAMultipleOfTheBlockIsAWarningNotAnError) {
     // A real Q8_0 file has ne[0] = 172; 172 x 8 = 1376 elements = 43 whole blocks.
     GgufWriter w;
     w.add_tensor("blk.0.ffn_down.weight", {172, 8}, 8, 43 * 34);
-    format::FileHeader h = kit::parse_header(w);
+    model::FileHeader h = kit::parse_header(w);
     ASSERT_EQ(h.tensors.size(), 1u);
     EXPECT_EQ(h.tensors[0].expected_bytes, 43u * 34);
     ASSERT_EQ(h.warnings.size(), 1u);
@@ -280,8 +282,8 @@ TEST(GgufReader, VocabOnlyFileMayEndBeforeTheAlignedDataStart) {
     std::vector<uint8_t> bytes = w.header();
     bytes.resize(w.header_end());
     auto r = format::parse_gguf(bytes, bytes.size());
-    ASSERT_TRUE(std::holds_alternative<format::FileHeader>(r));
-    const auto& h = std::get<format::FileHeader>(r);
+    ASSERT_TRUE(std::holds_alternative<model::FileHeader>(r));
+    const auto& h = std::get<model::FileHeader>(r);
     EXPECT_EQ(h.data_start, w.data_start());
     EXPECT_EQ(h.header_bytes, bytes.size());
     EXPECT_TRUE(h.warnings.empty());
@@ -292,7 +294,7 @@ TEST(GgufReader, SizesAreMeasuredFromOffsetsAndCheckedAgainstTheTable) {
     GgufWriter w;
     w.add_tensor_at("a", {256}, 12, 0, 144);
     w.add_tensor_at("b", {8}, 0, 224, 32);
-    format::FileHeader h = kit::parse_header(w);
+    model::FileHeader h = kit::parse_header(w);
     EXPECT_EQ(h.tensors[0].bytes, 224u);
     EXPECT_EQ(h.tensors[1].bytes, 32u);
     ASSERT_EQ(h.warnings.size(), 1u);

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "crawl/header_reader.hpp"
+#include "format/header_assembler.hpp"
 #include "kit/llama31.hpp"
 #include "support.hpp"
 
@@ -20,12 +20,12 @@ struct Cost {
 };
 
 Cost simulate(const std::vector<uint8_t>& file, uint64_t file_size, const std::string& name) {
-    crawl::HeaderReadOptions o;
+    format::HeaderReadOptions o;
     o.first_read = 1 << 20;
     o.read_generously = true;  // as the remote crawl reads
-    crawl::HeaderAssembler a(name, o);
+    format::HeaderAssembler a(name, o);
     Cost c;
-    std::optional<crawl::ByteRange> next = a.first_read();
+    std::optional<format::ByteRange> next = a.first_read();
     while (next) {
         uint64_t end = std::min<uint64_t>(next->offset + next->length, file_size);
         std::vector<uint8_t> chunk(file.begin() + static_cast<std::ptrdiff_t>(next->offset),

@@ -15,6 +15,7 @@
 #include "format/safetensors.hpp"
 #include "kit/gguf_writer.hpp"
 #include "kit/safetensors_writer.hpp"
+#include "model/error.hpp"
 
 
 using namespace modelcat;
@@ -35,7 +36,7 @@ TEST(HostileSafetensors, EveryTruncationIsAnError) {
         try {
             format::parse_safetensors(std::span(b).first(k), k);
             FAIL() << "cut at " << k << " parsed";
-        } catch (const format::FormatError& e) {
+        } catch (const model::FormatError& e) {
             ASSERT_TRUE(e.offset().has_value()) << e.what();
             EXPECT_LE(*e.offset(), k) << e.what();
         }
@@ -67,7 +68,7 @@ int run_with_memory_budget(const std::function<void()>& work, uint64_t budget) {
         try {
             work();
             _exit(0);
-        } catch (const format::FormatError&) {
+        } catch (const model::FormatError&) {
             _exit(0);
         } catch (const std::bad_alloc&) {
             _exit(kOutOfMemory);

@@ -11,7 +11,7 @@
 #include <set>
 #include <sstream>
 
-#include "catalog/catalog.hpp"
+#include "catalog/writer.hpp"
 #include "crawl/crawler.hpp"
 #include "kit/llama31.hpp"
 #include "support.hpp"
@@ -229,7 +229,7 @@ protected:
         db_ = dir_->path() / "catalog.db";
         html_ = dir_->path() / "report.html";
         {
-            catalog::Catalog cat(db_.string());
+            catalog::Writer cat(db_.string());
             auto rep = crawl::run_crawl(cat, {(dir_->path() / "lineup").string(), (dir_->path() / "odd").string(),
                                               (test::fixtures_dir() / "llama-2-tiny-random.gguf").string()}, {});
             EXPECT_TRUE(rep.failures.empty());
@@ -297,7 +297,7 @@ TEST(HtmlReportCommand, MissingCatalogueAndUnknownModelAreErrors) {
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("no catalogue at " + (dir / "none.db").string() + " (run modelcat crawl first)"), std::string::npos);
     EXPECT_FALSE(fs::exists(dir / "none.db"));  // read-only: nothing created
-    { catalog::Catalog cat((dir / "c.db").string()); }
+    { catalog::Writer cat((dir / "c.db").string()); }
     r = test::run_modelcat("report --html '" + (dir / "r.html").string() + "' --db '" + (dir / "c.db").string() + "' --model nope");
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("no catalogued model 'nope'"), std::string::npos) << r.err;

@@ -4,18 +4,18 @@
 
 #include <set>
 
-#include "catalog/catalog.hpp"
-#include "cli/html_report.hpp"
-#include "cli/policy_compare.hpp"
+#include "catalog/writer.hpp"
 #include "crawl/crawler.hpp"
+#include "report/html_report.hpp"
+#include "report/policy_compare.hpp"
 #include "support.hpp"
 
 using namespace modelcat;
 
 namespace {
 
-cli::ReportTensor tensor(const std::string& kind, std::optional<int64_t> layer, const std::string& type) {
-    cli::ReportTensor t;
+catalog::ReportTensor tensor(const std::string& kind, std::optional<int64_t> layer, const std::string& type) {
+    catalog::ReportTensor t;
     t.kind = kind;
     t.layer = layer;
     t.name = layer ? "blk." + std::to_string(*layer) + "." + kind : kind;
@@ -24,31 +24,31 @@ cli::ReportTensor tensor(const std::string& kind, std::optional<int64_t> layer, 
 }
 
 TEST(HtmlEscape, MarkupQuotesAndInvalidUtf8) {
-    EXPECT_EQ(cli::html_escape("<img src=x onerror=\"a('1')\">&amp;"),
+    EXPECT_EQ(report::html_escape("<img src=x onerror=\"a('1')\">&amp;"),
               "&lt;img src=x onerror=&quot;a(&#39;1&#39;)&quot;&gt;&amp;amp;");
-    EXPECT_EQ(cli::html_escape("caf\xC3\xA9 \xE2\x9C\x93"), "caf\xC3\xA9 \xE2\x9C\x93");  // valid UTF-8 kept
-    EXPECT_EQ(cli::html_escape("a\xFF" "b\xC3"), "a\xEF\xBF\xBD" "b\xEF\xBF\xBD");   // invalid: U+FFFD
+    EXPECT_EQ(report::html_escape("caf\xC3\xA9 \xE2\x9C\x93"), "caf\xC3\xA9 \xE2\x9C\x93");  // valid UTF-8 kept
+    EXPECT_EQ(report::html_escape("a\xFF" "b\xC3"), "a\xEF\xBF\xBD" "b\xEF\xBF\xBD");   // invalid: U+FFFD
 }
 
 TEST(HtmlPalette, EveryGgmlTypeHasItsOwnColour) {
     test::TempDir dir;
-    { catalog::Catalog cat((dir / "c.db").string()); }
+    { catalog::Writer cat((dir / "c.db").string()); }
     SQLite::Database db((dir / "c.db").string(), SQLite::OPEN_READONLY);
-    cli::ReportData data = catalog::load_report_data(db, {});
+    catalog::ReportData data = catalog::load_report_data(db, {});
     ASSERT_GE(data.ggml_types.size(), 35u);
     std::set<std::string> colours;
     for (const auto& t : data.ggml_types) {
-        std::string c = cli::type_colour(data.ggml_types, t.name);
+        std::string c = report::type_colour(data.ggml_types, t.name);
         EXPECT_EQ(c.size(), 7u) << t.name;
         EXPECT_TRUE(colours.insert(c).second) << t.name << " shares " << c;
     }
     for (size_t i = 1; i < data.ggml_types.size(); ++i)  // the palette order: bits per weight
         EXPECT_LE(data.ggml_types[i - 1].bits_per_weight, data.ggml_types[i].bits_per_weight);
-    EXPECT_EQ(cli::type_colour(data.ggml_types, "F8_E4M3"), "#9a9a9a");  // not a ggml type: grey
+    EXPECT_EQ(report::type_colour(data.ggml_types, "F8_E4M3"), "#9a9a9a");  // not a ggml type: grey
 }
 
 TEST(PolicyCompare, SummaryGroupsByNewTypeWithLayerRanges) {
-    cli::ReportModel base, other;
+    catalog::ReportModel base, other;
     base.name = "Org-Model-Q4_K_M";
     other.name = "Org-Model-Q4_K_L";
     for (int64_t l = 0; l < 6; ++l) base.tensors.push_back(tensor("ffn_down.weight", l, "Q4_K"));
@@ -58,33 +58,33 @@ TEST(PolicyCompare, SummaryGroupsByNewTypeWithLayerRanges) {
     other.tensors.push_back(tensor("token_embd.weight", std::nullopt, "Q8_0"));
     for (int64_t l = 0; l < 6; ++l) other.tensors.push_back(tensor("ffn_down.weight", l, l < 3 || l == 5 ? "Q6_K" : "Q4_K"));
     other.tensors.push_back(tensor("output.weight", std::nullopt, "Q8_0"));
-    std::vector<const cli::ReportModel*> both{&base, &other};
-    auto names = cli::short_names(both);
+    std::vector<const catalog::ReportModel*> both{&base, &other};
+    auto names = report::short_names(both);
     EXPECT_EQ(names, (std::vector<std::string>{"Q4_K_M", "Q4_K_L"}));
-    EXPECT_EQ(cli::policy_summary(base, names[0], other, names[1]),
+    EXPECT_EQ(report::policy_summary(base, names[0], other, names[1]),
               "Q4_K_L = Q4_K_M + token_embd, output as Q8_0; ffn_down in layers 0-2,5 as Q6_K − rope_freqs");
-    EXPECT_EQ(cli::differing_tensors(both),
+    EXPECT_EQ(report::differing_tensors(both),
               (std::set<std::string>{"blk.0.ffn_down.weight", "blk.1.ffn_down.weight", "blk.2.ffn_down.weight",
                                      "blk.5.ffn_down.weight", "output.weight", "rope_freqs.weight", "token_embd.weight"}));
-    EXPECT_EQ(cli::policy_summary(base, "A", base, "B"), "B = A");
+    EXPECT_EQ(report::policy_summary(base, "A", base, "B"), "B = A");
 }
 
 TEST(PolicyCompare, ShortNamesKeepWholeWords) {
-    cli::ReportModel a, b;
+    catalog::ReportModel a, b;
     a.name = "alpha-7b";
     b.name = "beta-7b";
-    EXPECT_EQ(cli::short_names({&a, &b}), (std::vector<std::string>{"alpha-7b", "beta-7b"}));
+    EXPECT_EQ(report::short_names({&a, &b}), (std::vector<std::string>{"alpha-7b", "beta-7b"}));
     b.name = "alpha-7b.Q8_0";  // cut at the last separator inside the common part
-    EXPECT_EQ(cli::short_names({&a, &b}), (std::vector<std::string>{"7b", "7b.Q8_0"}));
+    EXPECT_EQ(report::short_names({&a, &b}), (std::vector<std::string>{"7b", "7b.Q8_0"}));
     a.name = "model";
     b.name = "model-Q8_0";
-    EXPECT_EQ(cli::short_names({&a, &b}), (std::vector<std::string>{"model", "model-Q8_0"}));
+    EXPECT_EQ(report::short_names({&a, &b}), (std::vector<std::string>{"model", "model-Q8_0"}));
 }
 
 TEST(HtmlReportSelection, LargerSelectionsAskForAPattern) {
     test::TempDir dir;
     {
-        catalog::Catalog cat((dir / "c.db").string());
+        catalog::Writer cat((dir / "c.db").string());
         crawl::run_crawl(cat, {(test::fixtures_dir() / "llama-2-tiny-random.gguf").string(),
                                (test::fixtures_dir() / "iree-single-v3.gguf").string(),
                                (test::fixtures_dir() / "gguf-py-little-endian-v3.gguf").string()}, {});
@@ -96,7 +96,7 @@ TEST(HtmlReportSelection, LargerSelectionsAskForAPattern) {
     } catch (const std::runtime_error& e) {
         EXPECT_STREQ(e.what(), "3 models selected; an HTML report shows at most 2 (narrow it with --pattern or --model)");
     }
-    cli::ReportData data = catalog::load_report_data(db, {"llama%", {}, 2});
+    catalog::ReportData data = catalog::load_report_data(db, {"llama%", {}, 2});
     ASSERT_EQ(data.models.size(), 1u);
     EXPECT_EQ(data.models[0].name, "llama-2-tiny-random");
     EXPECT_EQ(static_cast<int64_t>(data.models[0].tensors.size()),

@@ -11,9 +11,9 @@
 #include <optional>
 #include <sstream>
 
-#include "catalog/catalog.hpp"
 #include "catalog/embedded_sql.hpp"
-#include "format/ggml_types.hpp"
+#include "catalog/writer.hpp"
+#include "model/ggml_types.hpp"
 #include "kit/gguf_writer.hpp"
 #include "kit/kinds.hpp"
 #include "schema_history.hpp"
@@ -320,7 +320,7 @@ TEST_F(OldCatalogue, ANewCatalogueIsCurrentSqlInOneStep) {
     EXPECT_EQ(one(db, "PRAGMA user_version"), std::to_string(catalog::schema_version()));
     for (const char* table : {"file_type_names", "tensor_name_map"})
         EXPECT_EQ(rows_text(db, std::string("SELECT * FROM ") + table), rows_text(current_, std::string("SELECT * FROM ") + table));
-    EXPECT_EQ(one(current_, "SELECT count(*) FROM ggml_types"), std::to_string(format::ggml_types().size()));
+    EXPECT_EQ(one(current_, "SELECT count(*) FROM ggml_types"), std::to_string(model::ggml_types().size()));
 }
 
 // file_type_names and tensor_name_map follow the binary, as ggml_types does: a catalogue an older

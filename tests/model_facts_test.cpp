@@ -6,14 +6,15 @@
 #include <fstream>
 #include <iterator>
 
-#include "crawl/ollama_registry.hpp"
 #include "format/gguf.hpp"
-#include "format/header_hashes.hpp"
-#include "format/kv_cache.hpp"
-#include "format/model_kind.hpp"
 #include "format/ollama_manifest.hpp"
 #include "format/safetensors.hpp"
 #include "kit/kinds.hpp"
+#include "locate/ollama_registry.hpp"
+#include "model/error.hpp"
+#include "model/header_hashes.hpp"
+#include "model/kind.hpp"
+#include "model/kv_cache.hpp"
 #include "support.hpp"
 
 using namespace modelcat;
@@ -23,14 +24,14 @@ using kit::GgufWriter;
 
 namespace {
 
-format::FileHeader parse_file(const std::filesystem::path& p) {
+model::FileHeader parse_file(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);
     std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};
     auto r = p.extension() == ".gguf" ? format::parse_gguf(bytes, bytes.size()) : format::parse_safetensors(bytes, bytes.size());
-    return std::get<format::FileHeader>(r);
+    return std::get<model::FileHeader>(r);
 }
 
-std::string kind_of(const format::FileHeader& h) { return format::kind_name(format::classify_model({&h})); }
+std::string kind_of(const model::FileHeader& h) { return model::kind_name(model::classify_model({&h})); }
 
 std::span<const uint8_t> bytes_of(const std::string& s) { return {reinterpret_cast<const uint8_t*>(s.data()), s.size()}; }
 
@@ -79,7 +80,7 @@ TEST(ModelKind, RealFilesFromOtherTools) {
 
 TEST(KvCache, PerLayerSumOfKvHeadsTimesKeyAndValueLengthsAtF16) {
     // the tiny llama: 2 layers x 2 kv heads x (64 + 64) x 2 bytes x 1,024 tokens
-    auto est = format::estimate_kv_cache(kit::parse_header(kit::tiny_llama("t", 8)));
+    auto est = model::estimate_kv_cache(kit::parse_header(kit::tiny_llama("t", 8)));
     ASSERT_TRUE(est);
     EXPECT_EQ(est->full_bytes_per_1k, 2u * 2 * 128 * 2 * 1024);
     EXPECT_EQ(est->swa_bytes_per_1k, 0u);
@@ -104,7 +105,7 @@ TEST(KvCache, ExplicitLengthsPerLayerArraysAndSlidingWindows) {
     w.add_kv("gemma3.attention.value_length", GgufValue::u32(128));
     w.add_kv("gemma3.attention.sliding_window", GgufValue::u32(1024));
     w.add_kv("gemma3.attention.sliding_window_pattern", GgufValue::u32(3));  // layers 2 and 5 dense
-    auto est = format::estimate_kv_cache(kit::parse_header(w));
+    auto est = model::estimate_kv_cache(kit::parse_header(w));
     ASSERT_TRUE(est);
     const uint64_t layer = 4 * (256 + 128) * 2 * 1024;
     EXPECT_EQ(est->full_bytes_per_1k, 2 * layer);  // layers 2 and 5
@@ -116,7 +117,7 @@ TEST(KvCache, ExplicitLengthsPerLayerArraysAndSlidingWindows) {
     b.add_kv("gemma3.attention.sliding_window", GgufValue::u32(512));
     b.add_kv("gemma3.attention.sliding_window_pattern",
              GgufValue::array(GgufType::boolean, {GgufValue::boolean(true), GgufValue::boolean(false), GgufValue::boolean(true)}));
-    auto bools = format::estimate_kv_cache(kit::parse_header(b));
+    auto bools = model::estimate_kv_cache(kit::parse_header(b));
     ASSERT_TRUE(bools);
     EXPECT_EQ(bools->full_bytes_per_1k, 8u * 512 * 2 * 1024);
     EXPECT_EQ(bools->swa_bytes_per_1k, 2u * 8 * 512 * 2 * 1024);
@@ -126,34 +127,34 @@ TEST(KvCache, NothingWithoutTheAttentionHyperparameters) {
     GgufWriter w;
     w.add_kv("general.architecture", GgufValue::str("mamba"));
     w.add_kv("mamba.block_count", GgufValue::u32(4));
-    EXPECT_FALSE(format::estimate_kv_cache(kit::parse_header(w)));
-    EXPECT_FALSE(format::estimate_kv_cache(kit::parse_header(kit::tiny_mmproj())));  // clip keeps no block_count under its name
+    EXPECT_FALSE(model::estimate_kv_cache(kit::parse_header(w)));
+    EXPECT_FALSE(model::estimate_kv_cache(kit::parse_header(kit::tiny_mmproj())));  // clip keeps no block_count under its name
     GgufWriter odd = attention(3);  // an array that is not one value per layer
     odd.add_kv("gemma3.attention.head_count_kv", GgufValue::array(GgufType::u32, {GgufValue::u32(4), GgufValue::u32(4)}));
-    EXPECT_FALSE(format::estimate_kv_cache(kit::parse_header(odd)));
+    EXPECT_FALSE(model::estimate_kv_cache(kit::parse_header(odd)));
 }
 
 TEST(HeaderHashes, TensorIndexIgnoresMetadataAndMetadataIgnoresOrder) {
-    auto index = [](const format::FileHeader& h) {
-        format::ContentHash c;
-        format::hash_tensor_index(h, c);
+    auto index = [](const model::FileHeader& h) {
+        model::ContentHash c;
+        model::hash_tensor_index(h, c);
         return c.digest();
     };
-    const format::FileHeader a = kit::parse_header(kit::tiny_llama("t", 8, "{{ a }}"));
-    const format::FileHeader b = kit::parse_header(kit::tiny_llama("t", 8, "{{ b }}"));
+    const model::FileHeader a = kit::parse_header(kit::tiny_llama("t", 8, "{{ a }}"));
+    const model::FileHeader b = kit::parse_header(kit::tiny_llama("t", 8, "{{ b }}"));
     EXPECT_EQ(index(a), index(b));
-    EXPECT_NE(format::metadata_hash(a), format::metadata_hash(b));
+    EXPECT_NE(model::metadata_hash(a), model::metadata_hash(b));
     EXPECT_NE(index(a), index(kit::parse_header(kit::tiny_llama("t", 12, "{{ a }}"))));  // another type
     GgufWriter x, y;
     x.add_kv("k1", GgufValue::u32(1));
     x.add_kv("k2", GgufValue::str("v"));
     y.add_kv("k2", GgufValue::str("v"));
     y.add_kv("k1", GgufValue::u32(1));
-    EXPECT_EQ(format::metadata_hash(kit::parse_header(x)), format::metadata_hash(kit::parse_header(y)));
+    EXPECT_EQ(model::metadata_hash(kit::parse_header(x)), model::metadata_hash(kit::parse_header(y)));
     GgufWriter z;  // the same number, another type
     z.add_kv("k1", GgufValue::u64(1));
     z.add_kv("k2", GgufValue::str("v"));
-    EXPECT_NE(format::metadata_hash(kit::parse_header(x)), format::metadata_hash(kit::parse_header(z)));
+    EXPECT_NE(model::metadata_hash(kit::parse_header(x)), model::metadata_hash(kit::parse_header(z)));
 }
 
 TEST(OllamaManifest, LayersAndWhatIsWrongWithThem) {
@@ -169,7 +170,7 @@ TEST(OllamaManifest, LayersAndWhatIsWrongWithThem) {
     auto error_path = [](const std::string& json) {
         try {
             format::parse_ollama_manifest(bytes_of(json));
-        } catch (const format::FormatError& e) {
+        } catch (const model::FormatError& e) {
             return e.json_path() + ": " + e.what();
         }
         return std::string("accepted");
@@ -183,17 +184,17 @@ TEST(OllamaManifest, LayersAndWhatIsWrongWithThem) {
 }
 
 TEST(OllamaRegistry, ReferencesAsOllamaNamesThem) {
-    auto ref = crawl::parse_ollama_input("ollama://llama3.1:8b");
+    auto ref = locate::parse_ollama_input("ollama://llama3.1:8b");
     ASSERT_TRUE(ref);
-    EXPECT_EQ(crawl::ollama_manifest_url(*ref), "https://registry.ollama.ai/v2/library/llama3.1/manifests/8b");
-    ref = crawl::parse_ollama_input("ollama://hf.co/bartowski/Llama-3.2-1B-Instruct-GGUF:Q4_K_M");
+    EXPECT_EQ(locate::ollama_manifest_url(*ref), "https://registry.ollama.ai/v2/library/llama3.1/manifests/8b");
+    ref = locate::parse_ollama_input("ollama://hf.co/bartowski/Llama-3.2-1B-Instruct-GGUF:Q4_K_M");
     ASSERT_TRUE(ref);
-    EXPECT_EQ(crawl::ollama_blob_url(*ref, "sha256:ab"), "https://hf.co/v2/bartowski/Llama-3.2-1B-Instruct-GGUF/blobs/sha256:ab");
-    ref = crawl::parse_ollama_input("ollama://127.0.0.1:8080/me/tiny");  // a loopback registry speaks HTTP; the tag defaults
+    EXPECT_EQ(locate::ollama_blob_url(*ref, "sha256:ab"), "https://hf.co/v2/bartowski/Llama-3.2-1B-Instruct-GGUF/blobs/sha256:ab");
+    ref = locate::parse_ollama_input("ollama://127.0.0.1:8080/me/tiny");  // a loopback registry speaks HTTP; the tag defaults
     ASSERT_TRUE(ref);
-    EXPECT_EQ(crawl::ollama_manifest_url(*ref), "http://127.0.0.1:8080/v2/me/tiny/manifests/latest");
+    EXPECT_EQ(locate::ollama_manifest_url(*ref), "http://127.0.0.1:8080/v2/me/tiny/manifests/latest");
     for (const char* bad : {"ollama://", "ollama://a/b/c/d", "ollama://../x:1", "ollama://x:y?z", "ollama://a b"})
-        EXPECT_FALSE(crawl::parse_ollama_input(bad)) << bad;
+        EXPECT_FALSE(locate::parse_ollama_input(bad)) << bad;
 }
 
 }  // namespace

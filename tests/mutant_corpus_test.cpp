@@ -36,7 +36,7 @@ struct Source {
 
 // Where a GGUF's text lies, from its own parse: keys, tensor names, string values.
 void find_gguf_strings(Source& s) {
-    format::FileHeader h = std::get<format::FileHeader>(format::parse_gguf(s.bytes, s.bytes.size()));
+    model::FileHeader h = std::get<model::FileHeader>(format::parse_gguf(s.bytes, s.bytes.size()));
     s.header_len = h.parsed_bytes;
     const uint64_t w = h.version == 1 ? 4 : 8;
     for (const auto& e : h.metadata) {

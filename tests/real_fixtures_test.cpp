@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <map>
 
-#include "catalog/catalog.hpp"
+#include "catalog/writer.hpp"
 #include "crawl/crawler.hpp"
 #include "format/json_text.hpp"
 #include "support.hpp"
@@ -22,11 +22,13 @@ class RealFixtures : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
         dir_ = new test::TempDir();
-        catalog_ = new catalog::Catalog((dir_->path() / "catalog.db").string());
+        catalog_ = new catalog::Writer((dir_->path() / "catalog.db").string());
         const crawl::CrawlOptions options;
         report_ = new crawl::CrawlReport(crawl::run_crawl(*catalog_, {test::fixtures_dir().string()}, options));
+        db_ = new SQLite::Database((dir_->path() / "catalog.db").string());
     }
     static void TearDownTestSuite() {
+        delete db_;
         delete report_;
         delete catalog_;
         delete dir_;
@@ -45,13 +47,14 @@ protected:
         return s.substr(0, s.size() - std::string(".oracle.json").size());
     }
     static int64_t file_id(const std::string& location) {
-        SQLite::Statement st(catalog_->db(), "SELECT file_id FROM files WHERE location = ?");
+        SQLite::Statement st(*db_, "SELECT file_id FROM files WHERE location = ?");
         st.bind(1, location);
         if (!st.executeStep()) return -1;
         return st.getColumn(0).getInt64();
     }
     static inline test::TempDir* dir_;
-    static inline catalog::Catalog* catalog_;
+    static inline catalog::Writer* catalog_;
+    static inline SQLite::Database* db_;  // the tests' own connection to the catalogue
     static inline crawl::CrawlReport* report_;
     simdjson::dom::parser parser_;
 };
@@ -74,7 +77,7 @@ TEST_F(RealFixtures, GgufMatchesOracle) {
         simdjson::dom::element o = parser_.load(oracle.string());
         int64_t fid = file_id(model_file(oracle));
         ASSERT_GE(fid, 0);
-        SQLite::Statement f(catalog_->db(),
+        SQLite::Statement f(*db_,
                             "SELECT version, endianness, size, data_start, alignment, declared_kv_count, tensor_count FROM files WHERE file_id = ?");
         f.bind(1, fid);
         ASSERT_TRUE(f.executeStep());
@@ -88,7 +91,7 @@ TEST_F(RealFixtures, GgufMatchesOracle) {
 
         // metadata keys, in file order, one per distinct key
         std::vector<std::string> keys;
-        SQLite::Statement mk(catalog_->db(), "SELECT key FROM metadata WHERE file_id = ? ORDER BY offset");
+        SQLite::Statement mk(*db_, "SELECT key FROM metadata WHERE file_id = ? ORDER BY offset");
         mk.bind(1, fid);
         while (mk.executeStep()) keys.push_back(mk.getColumn(0).getString());
         std::vector<std::string> want;
@@ -98,7 +101,7 @@ TEST_F(RealFixtures, GgufMatchesOracle) {
         // scalar values and array lengths
         for (auto [key, value] : o["metadata"].get_object()) {
             SCOPED_TRACE(std::string(key));
-            SQLite::Statement mv(catalog_->db(), "SELECT value, array_length, value_type FROM metadata WHERE file_id = ? AND key = ?");
+            SQLite::Statement mv(*db_, "SELECT value, array_length, value_type FROM metadata WHERE file_id = ? AND key = ?");
             mv.bind(1, fid);
             mv.bind(2, std::string(key));
             ASSERT_TRUE(mv.executeStep());
@@ -133,7 +136,7 @@ TEST_F(RealFixtures, GgufMatchesOracle) {
         }
 
         // tensors: name, shape (ne[0] first), type, offset, in file order
-        SQLite::Statement t(catalog_->db(),
+        SQLite::Statement t(*db_,
                             "SELECT name, n_dims, dims, type_id, offset, info_offset FROM tensors WHERE file_id = ? ORDER BY info_offset");
         t.bind(1, fid);
         bool first = true;
@@ -159,7 +162,7 @@ TEST_F(RealFixtures, SafetensorsMatchesOracle) {
         simdjson::dom::element o = parser_.load(oracle.string());
         int64_t fid = file_id(model_file(oracle));
         ASSERT_GE(fid, 0);
-        SQLite::Statement f(catalog_->db(), "SELECT size, header_bytes, tensor_count, endianness, version FROM files WHERE file_id = ?");
+        SQLite::Statement f(*db_, "SELECT size, header_bytes, tensor_count, endianness, version FROM files WHERE file_id = ?");
         f.bind(1, fid);
         ASSERT_TRUE(f.executeStep());
         EXPECT_EQ(f.getColumn(0).getInt64(), int64_t(o["file_size"]));
@@ -168,7 +171,7 @@ TEST_F(RealFixtures, SafetensorsMatchesOracle) {
         EXPECT_TRUE(f.getColumn(4).isNull());
 
         std::map<std::string, std::string> meta;
-        SQLite::Statement m(catalog_->db(), "SELECT key, value FROM metadata WHERE file_id = ?");
+        SQLite::Statement m(*db_, "SELECT key, value FROM metadata WHERE file_id = ?");
         m.bind(1, fid);
         while (m.executeStep()) meta[m.getColumn(0).getString()] = m.getColumn(1).getString();
         std::map<std::string, std::string> want;
@@ -179,7 +182,7 @@ TEST_F(RealFixtures, SafetensorsMatchesOracle) {
         for (auto ot : o["tensors"].get_array()) {
             std::string name{std::string_view(ot["name"])};
             SCOPED_TRACE(name);
-            SQLite::Statement t(catalog_->db(),
+            SQLite::Statement t(*db_,
                                 "SELECT type_name, dims, offset, offset + bytes, type_id FROM tensors WHERE file_id = ? AND name = ?");
             t.bind(1, fid);
             t.bind(2, name);
@@ -196,7 +199,7 @@ TEST_F(RealFixtures, SafetensorsMatchesOracle) {
 TEST_F(RealFixtures, DuplicateKeysAreKeptOnceWithAWarning) {
     // gguf-py wrote general.architecture twice in IREE's files: kv_count 6, 5 distinct keys
     std::string loc = (test::fixtures_dir() / "iree-single-v3.gguf").string();
-    SQLite::Statement st(catalog_->db(),
+    SQLite::Statement st(*db_,
                          "SELECT (SELECT count(*) FROM metadata WHERE file_id = f.file_id), f.declared_kv_count,"
                          " (SELECT group_concat(message) FROM warnings WHERE location = f.location)"
                          " FROM files f WHERE location = ?");
@@ -209,7 +212,7 @@ TEST_F(RealFixtures, DuplicateKeysAreKeptOnceWithAWarning) {
 
 TEST_F(RealFixtures, VocabOnlyFileEndsBeforeTheAlignedDataStart) {
     std::string loc = (test::fixtures_dir() / "ggml-vocab-baichuan.gguf").string();
-    SQLite::Statement st(catalog_->db(), "SELECT size, header_bytes, data_start FROM files WHERE location = ?");
+    SQLite::Statement st(*db_, "SELECT size, header_bytes, data_start FROM files WHERE location = ?");
     st.bind(1, loc);
     ASSERT_TRUE(st.executeStep());
     EXPECT_LT(st.getColumn(0).getInt64(), st.getColumn(2).getInt64());
@@ -219,7 +222,7 @@ TEST_F(RealFixtures, VocabOnlyFileEndsBeforeTheAlignedDataStart) {
 TEST_F(RealFixtures, HeadersOnlyAreRead) {
     // the 1.75 MB llama-2-tiny file has a 724,416-byte header: reading must stop near it
     std::string loc = (test::fixtures_dir() / "llama-2-tiny-random.gguf").string();
-    SQLite::Statement st(catalog_->db(), "SELECT bytes_read, header_bytes, size FROM files WHERE location = ?");
+    SQLite::Statement st(*db_, "SELECT bytes_read, header_bytes, size FROM files WHERE location = ?");
     st.bind(1, loc);
     ASSERT_TRUE(st.executeStep());
     EXPECT_GE(st.getColumn(0).getInt64(), st.getColumn(1).getInt64());
@@ -230,7 +233,7 @@ TEST_F(RealFixtures, IdenticalTokenizersShareAHash) {
     // llama-2-tiny-random carries the same 32,000-token SentencePiece vocabulary as
     // ggml-vocab-llama-spm; phi-3 extends it to 32,064 tokens and must differ.
     auto hash_of = [&](const std::string& file, const std::string& key) {
-        SQLite::Statement st(catalog_->db(),
+        SQLite::Statement st(*db_,
                              "SELECT m.array_hash, m.array_length FROM metadata m JOIN files f USING (file_id)"
                              " WHERE f.location = ? AND m.key = ?");
         st.bind(1, (test::fixtures_dir() / file).string());

@@ -7,9 +7,8 @@
 #include <fstream>
 #include <map>
 
-#include "catalog/catalog.hpp"
 #include "catalog/query.hpp"
-#include "catalog/report_params.hpp"
+#include "catalog/writer.hpp"
 #include "crawl/crawler.hpp"
 #include "kit/llama31.hpp"
 #include "support.hpp"
@@ -31,7 +30,7 @@ protected:
     static void SetUpTestSuite() {
         dir_ = new test::TempDir();
         kit::write_llama31_store(dir_->path());
-        catalog_ = new catalog::Catalog((dir_->path() / "catalog.db").string());
+        catalog_ = new catalog::Writer((dir_->path() / "catalog.db").string());
         report_ = crawl::run_crawl(*catalog_, {(dir_->path() / "lineup").string(), (dir_->path() / "source").string()}, {});
     }
     static void TearDownTestSuite() {
@@ -40,11 +39,11 @@ protected:
     }
     static catalog::QueryResult query(const std::string& name, const std::map<std::string, std::string>& params = {}) {
         const std::string sql = *catalog::bundled_query(name);
-        return catalog::run_query(catalog_->db(), sql, catalog::resolve_report_params(catalog_->db(), name, sql, params));
+        return catalog_->reader().run_query(sql, catalog_->reader().resolve_report_params(name, sql, params));
     }
-    static catalog::QueryResult sql(const std::string& s) { return catalog::run_query(catalog_->db(), s, {}); }
+    static catalog::QueryResult sql(const std::string& s) { return catalog_->reader().run_query(s, {}); }
     static inline test::TempDir* dir_;
-    static inline catalog::Catalog* catalog_;
+    static inline catalog::Writer* catalog_;
     static inline crawl::CrawlReport report_;
 };
 
@@ -213,12 +212,12 @@ protected:
         }
     }
     crawl::CrawlReport crawl(const std::vector<std::string>& inputs) {
-        cat_ = std::make_unique<catalog::Catalog>((tmp_ / "c.db").string());
+        cat_ = std::make_unique<catalog::Writer>((tmp_ / "c.db").string());
         return crawl::run_crawl(*cat_, inputs, {});
     }
-    std::string one(const std::string& s) { return text(catalog::run_query(cat_->db(), s, {}).rows.at(0).at(0)); }
+    std::string one(const std::string& s) { return text(cat_->reader().run_query(s, {}).rows.at(0).at(0)); }
     test::TempDir tmp_;
-    std::unique_ptr<catalog::Catalog> cat_;
+    std::unique_ptr<catalog::Writer> cat_;
 };
 
 TEST_F(MultiFile, SplitGgufFromAnyShardIsOneModel) {

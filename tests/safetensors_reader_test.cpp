@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "format/parse_result.hpp"
 #include "format/safetensors.hpp"
 #include "kit/safetensors_writer.hpp"
 
@@ -7,11 +8,11 @@ using namespace modelcat;
 
 namespace {
 
-format::FileHeader parse(const kit::SafetensorsWriter& w) {
+model::FileHeader parse(const kit::SafetensorsWriter& w) {
     std::vector<uint8_t> b = w.header();
     auto r = format::parse_safetensors(b, w.file_size());
-    EXPECT_TRUE(std::holds_alternative<format::FileHeader>(r));
-    return std::get<format::FileHeader>(std::move(r));
+    EXPECT_TRUE(std::holds_alternative<model::FileHeader>(r));
+    return std::get<model::FileHeader>(std::move(r));
 }
 
 TEST(SafetensorsReader, EveryDtypeRoundTrips) {
@@ -24,8 +25,8 @@ TEST(SafetensorsReader, EveryDtypeRoundTrips) {
     kit::SafetensorsWriter w;
     for (const auto& [d, bytes] : dtypes) w.add(std::string("t.") + d, d, {3, 4});
     w.set_metadata({{"format", "pt"}, {"note", "é"}});
-    format::FileHeader h = parse(w);
-    EXPECT_EQ(h.format, format::Format::safetensors);
+    model::FileHeader h = parse(w);
+    EXPECT_EQ(h.format, model::Format::safetensors);
     EXPECT_EQ(h.header_bytes, 8 + w.header_length());
     ASSERT_EQ(h.tensors.size(), std::size(dtypes));
     uint64_t offset = 0;
@@ -53,7 +54,7 @@ TEST(SafetensorsReader, MetadataNullAbsentAndUnpaddedHeaders) {
     w.add("a", "F32", {2});
     w.set_metadata_null();
     w.pad_to_multiple(1);
-    format::FileHeader h = parse(w);
+    model::FileHeader h = parse(w);
     EXPECT_TRUE(h.metadata.empty());
     EXPECT_EQ(h.header_bytes, 8 + w.json().size());
 }
@@ -61,7 +62,7 @@ TEST(SafetensorsReader, MetadataNullAbsentAndUnpaddedHeaders) {
 TEST(SafetensorsReader, UnknownDtypeIsKeptWithAWarning) {
     kit::SafetensorsWriter w;
     w.add_at("a", "I4", {16}, 0, 8);
-    format::FileHeader h = parse(w);
+    model::FileHeader h = parse(w);
     ASSERT_EQ(h.tensors.size(), 1u);
     EXPECT_EQ(h.tensors[0].type_name, "I4");
     EXPECT_EQ(h.tensors[0].bytes, 8u);

@@ -9,8 +9,9 @@
 #include <set>
 #include <utility>
 
-#include "catalog/catalog.hpp"
+#include "catalog/embedded_sql.hpp"
 #include "catalog/query.hpp"
+#include "catalog/writer.hpp"
 #include "crawl/crawler.hpp"
 #include "kit/llama31.hpp"
 #include "kit/zoo.hpp"
@@ -118,21 +119,24 @@ protected:
         dir_ = new test::TempDir();
         kit::write_llama31_store(dir_->path());
         zoo_ = kit::write_zoo(dir_->path() / "zoo", 100);  // six families: every architecture
-        catalog_ = new catalog::Catalog((dir_->path() / "catalog.db").string());
+        catalog_ = new catalog::Writer((dir_->path() / "catalog.db").string());
         report_ = crawl::run_crawl(*catalog_, inputs(), {});
+        db_ = new SQLite::Database((dir_->path() / "catalog.db").string(), SQLite::OPEN_READWRITE);
     }
     static void TearDownTestSuite() {
+        delete db_;
         delete catalog_;
         delete dir_;
     }
     static std::vector<std::string> inputs() {
         return {(dir_->path() / "lineup").string(), (dir_->path() / "source").string(), (dir_->path() / "zoo").string()};
     }
-    static SQLite::Database& db() { return catalog_->db(); }
+    static SQLite::Database& db() { return *db_; }
     static std::string one(const std::string& sql) { return *rows(db(), sql).begin(); }
 
     static inline test::TempDir* dir_;
-    static inline catalog::Catalog* catalog_;
+    static inline catalog::Writer* catalog_;
+    static inline SQLite::Database* db_;  // the tests' own connection to the catalogue
     static inline crawl::CrawlReport report_;
     static inline kit::ZooCounts zoo_;
 };
@@ -217,15 +221,16 @@ TEST_F(ScaleCatalogue, OlderCatalogueIsMigratedToTheSameSummaries) {
         }
         old.exec("DETACH fresh");
     }
-    catalog::Catalog migrated(old_path);
+    catalog::Writer migrated(old_path);
+    SQLite::Database migrated_db(old_path);
     const std::string files = one("SELECT count(*) FROM files");
-    EXPECT_EQ(*rows(migrated.db(), "SELECT count(*) FROM files WHERE reread").begin(), files);
-    EXPECT_EQ(*rows(migrated.db(), "SELECT count(*) || ' ' || count(census) FROM models").begin(), one("SELECT count(*) FROM models") + " 0");
+    EXPECT_EQ(*rows(migrated_db, "SELECT count(*) FROM files WHERE reread").begin(), files);
+    EXPECT_EQ(*rows(migrated_db, "SELECT count(*) || ' ' || count(census) FROM models").begin(), one("SELECT count(*) FROM models") + " 0");
     const crawl::CrawlReport reread = crawl::run_crawl(migrated, inputs(), {});
     EXPECT_EQ(std::to_string(reread.totals.files_changed) + " " + std::to_string(reread.totals.files_unchanged), files + " 0");
     for (const std::string sql : {"SELECT * FROM policy_layers",
                                   "SELECT model_id, block_count, majority_type_id, majority_type_name, census FROM models"})
-        EXPECT_EQ(rows(migrated.db(), sql), rows(db(), sql)) << sql;
+        EXPECT_EQ(rows(migrated_db, sql), rows(db(), sql)) << sql;
 }
 
 std::string upper(std::string s) {

@@ -8,9 +8,9 @@
 #include <iterator>
 #include <map>
 
-#include "crawl/header_reader.hpp"
-#include "format/content_hash.hpp"
+#include "format/header_assembler.hpp"
 #include "kit/llama31.hpp"
+#include "model/content_hash.hpp"
 #include "support.hpp"
 
 using namespace modelcat;
@@ -19,10 +19,10 @@ namespace {
 
 // Reads a header as a local crawl does (a small first read, then the estimate, then a top-up),
 // so the parser runs over several prefixes before the one that completes.
-format::FileHeader read_locally(const std::vector<uint8_t>& bytes, uint64_t file_size, const std::string& name) {
-    crawl::HeaderReadOptions o;  // the local defaults: 64 KiB first, then the likely end
-    crawl::HeaderAssembler a(name, o);
-    std::optional<crawl::ByteRange> next = a.first_read();
+model::FileHeader read_locally(const std::vector<uint8_t>& bytes, uint64_t file_size, const std::string& name) {
+    format::HeaderReadOptions o;  // the local defaults: 64 KiB first, then the likely end
+    format::HeaderAssembler a(name, o);
+    std::optional<format::ByteRange> next = a.first_read();
     while (next) {
         const uint64_t end = std::min<uint64_t>(next->offset + next->length, bytes.size());
         next = a.add(std::span(bytes).subspan(next->offset, end - next->offset), file_size);
@@ -30,23 +30,23 @@ format::FileHeader read_locally(const std::vector<uint8_t>& bytes, uint64_t file
     return a.take();
 }
 
-std::map<std::string, std::string> array_hashes(const format::FileHeader& h) {
+std::map<std::string, std::string> array_hashes(const model::FileHeader& h) {
     std::map<std::string, std::string> out;
     for (const auto& e : h.metadata)
-        if (const auto* a = std::get_if<format::ArraySummary>(&e.value)) out[e.key] = format::hex64(a->content_hash);
+        if (const auto* a = std::get_if<model::ArraySummary>(&e.value)) out[e.key] = model::hex64(a->content_hash);
     return out;
 }
 
 TEST(StoredHashes, LlamaThreeTokenizerAndHeader) {
     kit::GgufWriter w = kit::llama31_quant("Q4_K_M");
-    format::FileHeader h = read_locally(w.header(), w.file_size(), "Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf");
+    model::FileHeader h = read_locally(w.header(), w.file_size(), "Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf");
     const std::map<std::string, std::string> expected{{"general.languages", "517ede8e39fc8459"},
                                                       {"general.tags", "2e41c7dcc09f108c"},
                                                       {"tokenizer.ggml.merges", "02ece997e585fbd1"},
                                                       {"tokenizer.ggml.token_type", "757801156a42219f"},
                                                       {"tokenizer.ggml.tokens", "e0a8c105c0ea0608"}};
     EXPECT_EQ(array_hashes(h), expected);
-    EXPECT_EQ(format::hex64(h.header_hash), "6e7a9b2892336faf");
+    EXPECT_EQ(model::hex64(h.header_hash), "6e7a9b2892336faf");
 }
 
 // Two hashes fed one span together get what each would alone, whatever bytes each holds over from before.
@@ -56,12 +56,12 @@ TEST(StoredHashes, UpdatingTwoAtOnceIsUpdatingEach) {
     for (size_t lead_a : {0, 1, 5, 8, 13})
         for (size_t lead_b : {0, 3, 7})
             for (size_t n : {0, 1, 7, 8, 9, 64, 999}) {
-                format::ContentHash a, b, alone_a, alone_b;
+                model::ContentHash a, b, alone_a, alone_b;
                 a.update(std::span(bytes).first(lead_a));
                 alone_a.update(std::span(bytes).first(lead_a));
                 b.update(std::span(bytes).first(lead_b));
                 alone_b.update(std::span(bytes).first(lead_b));
-                format::ContentHash::update_both(a, b, std::span(bytes).subspan(1, n));
+                model::ContentHash::update_both(a, b, std::span(bytes).subspan(1, n));
                 alone_a.update(std::span(bytes).subspan(1, n));
                 alone_b.update(std::span(bytes).subspan(1, n));
                 EXPECT_EQ(a.digest(), alone_a.digest()) << lead_a << " " << lead_b << " " << n;
@@ -98,9 +98,9 @@ TEST(StoredHashes, RealVocabularies) {
     for (const auto& f : files) {
         SCOPED_TRACE(f.file);
         std::vector<uint8_t> bytes = fixture(f.file);
-        format::FileHeader h = read_locally(bytes, bytes.size(), f.file);
+        model::FileHeader h = read_locally(bytes, bytes.size(), f.file);
         EXPECT_EQ(array_hashes(h), f.arrays);
-        EXPECT_EQ(format::hex64(h.header_hash), f.header);
+        EXPECT_EQ(model::hex64(h.header_hash), f.header);
     }
 }
 

@@ -6,8 +6,9 @@
 #include <random>
 
 #include "format/gguf.hpp"
-#include "format/utf8.hpp"
 #include "kit/gguf_writer.hpp"
+#include "model/error.hpp"
+#include "model/utf8.hpp"
 
 using namespace modelcat;
 using kit::GgufValue;
@@ -15,32 +16,32 @@ using kit::GgufWriter;
 
 namespace {
 
-format::FormatError parse_error(const GgufWriter& w) {
+model::FormatError parse_error(const GgufWriter& w) {
     std::vector<uint8_t> bytes = w.header();
     try {
         format::parse_gguf(bytes, w.file_size());
-    } catch (const format::FormatError& e) {
+    } catch (const model::FormatError& e) {
         return e;
     }
     ADD_FAILURE() << "parsed";
-    return format::FormatError(0, "");
+    return model::FormatError(0, "");
 }
 
-bool valid(std::string_view s) { return !format::first_invalid_utf8(s); }
+bool valid(std::string_view s) { return !model::first_invalid_utf8(s); }
 
 TEST(Utf8, RecognisesValidAndInvalidSequences) {
     EXPECT_TRUE(valid("plain ascii \x1b[0m"));
     EXPECT_TRUE(valid("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"));
-    EXPECT_EQ(format::first_invalid_utf8("ab\xff"), 2u);
-    EXPECT_EQ(format::first_invalid_utf8("\xc0\xaf"), 0u);          // overlong '/'
-    EXPECT_EQ(format::first_invalid_utf8("x\xed\xa0\x80"), 1u);     // a surrogate
-    EXPECT_EQ(format::first_invalid_utf8("\xf4\x90\x80\x80"), 0u);  // past U+10FFFF
-    EXPECT_EQ(format::first_invalid_utf8("\xe2\x82"), 0u);          // cut short
+    EXPECT_EQ(model::first_invalid_utf8("ab\xff"), 2u);
+    EXPECT_EQ(model::first_invalid_utf8("\xc0\xaf"), 0u);          // overlong '/'
+    EXPECT_EQ(model::first_invalid_utf8("x\xed\xa0\x80"), 1u);     // a surrogate
+    EXPECT_EQ(model::first_invalid_utf8("\xf4\x90\x80\x80"), 0u);  // past U+10FFFF
+    EXPECT_EQ(model::first_invalid_utf8("\xe2\x82"), 0u);          // cut short
 }
 
 TEST(Utf8, QuotesBadBytesAsHex) {
-    EXPECT_EQ(format::quote_bytes("g\xab\xabWd6:W\x8blignment"), "g\\xab\\xabWd6:W\\x8blignment");
-    EXPECT_EQ(format::quote_bytes("caf\xc3\xa9"), "caf\xc3\xa9");
+    EXPECT_EQ(model::quote_bytes("g\xab\xabWd6:W\x8blignment"), "g\\xab\\xabWd6:W\\x8blignment");
+    EXPECT_EQ(model::quote_bytes("caf\xc3\xa9"), "caf\xc3\xa9");
 }
 
 TEST(Utf8, EscapedFormIsValidAndReversibleForAnyBytes) {
@@ -48,11 +49,11 @@ TEST(Utf8, EscapedFormIsValidAndReversibleForAnyBytes) {
     for (int i = 0; i < 5000; ++i) {
         std::string s(rng() % 24, '\0');
         for (char& c : s) c = static_cast<char>(rng() % 4 == 0 ? '\\' : rng() % 256);
-        std::string e = format::escape_invalid_utf8(s);
+        std::string e = model::escape_invalid_utf8(s);
         ASSERT_TRUE(valid(e));
-        ASSERT_EQ(format::unescape_invalid_utf8(e), s);
+        ASSERT_EQ(model::unescape_invalid_utf8(e), s);
     }
-    EXPECT_EQ(format::escape_invalid_utf8("a\\b\xff"), "a\\\\b\\xff");
+    EXPECT_EQ(model::escape_invalid_utf8("a\\b\xff"), "a\\\\b\\xff");
 }
 
 TEST(GgufUtf8, KeyThatIsNotUtf8FailsTheFileAtItsByte) {
@@ -60,7 +61,7 @@ TEST(GgufUtf8, KeyThatIsNotUtf8FailsTheFileAtItsByte) {
         GgufWriter w(version);
         w.add_kv("general.architecture", GgufValue::str("llama"));
         w.add_kv("g\xab\xabWd6:W\x8blignment", GgufValue::u32(32));
-        format::FormatError e = parse_error(w);
+        model::FormatError e = parse_error(w);
         EXPECT_EQ(e.offset(), w.kv_offset(1) + (version == 1 ? 4 : 8) + 1) << e.what();
         EXPECT_STREQ(e.what(), ("metadata key 1 is not valid UTF-8 (byte \\xab at offset " + std::to_string(e.offset().value_or(0)) +
                                 "): 'g\\xab\\xabWd6:W\\x8blignment'").c_str());
@@ -71,7 +72,7 @@ TEST(GgufUtf8, TensorNameThatIsNotUtf8FailsTheFileAtItsByte) {
     GgufWriter w;
     w.add_tensor("blk.0.ok", {8}, 0);
     w.add_tensor("blk.1.\xc3(", {8}, 0);
-    format::FormatError e = parse_error(w);
+    model::FormatError e = parse_error(w);
     EXPECT_EQ(e.offset(), w.tensor_info_offset(1) + 8 + 6) << e.what();
     EXPECT_NE(std::string(e.what()).find("tensor 1's name is not valid UTF-8 (byte \\xc3"), std::string::npos) << e.what();
     EXPECT_TRUE(valid(e.what()));
@@ -82,11 +83,11 @@ TEST(GgufUtf8, StringValueThatIsNotUtf8IsStoredEscapedWithAWarning) {
     GgufWriter w;
     w.add_kv("general.name", GgufValue::str(raw));
     w.add_kv("general.description", GgufValue::str("fine \\ as is"));
-    format::FileHeader h = kit::parse_header(w);
+    model::FileHeader h = kit::parse_header(w);
     ASSERT_EQ(h.metadata.size(), 2u);
     const std::string& stored = std::get<std::string>(h.metadata[0].value);
     EXPECT_EQ(stored, "caf\\xe9 \\\\ ok \xf0\x9f\x98\x80");
-    EXPECT_EQ(format::unescape_invalid_utf8(stored), raw);
+    EXPECT_EQ(model::unescape_invalid_utf8(stored), raw);
     EXPECT_EQ(std::get<std::string>(h.metadata[1].value), "fine \\ as is");  // valid strings stay exact
     ASSERT_EQ(h.warnings.size(), 1u);
     EXPECT_EQ(h.warnings[0].offset, w.kv_offset(0));

@@ -8,9 +8,9 @@
 #include <thread>
 
 #include "audit/compare.hpp"
-#include "audit/inputs.hpp"
+#include "audit/sides.hpp"
 #include "format/model_config.hpp"
-#include "format/tensor_names.hpp"
+#include "model/tensor_names.hpp"
 
 namespace modelcat::audit {
 
@@ -20,7 +20,7 @@ constexpr double kGeneratedRelative = 1e-6;
 
 struct Pairing {
     std::vector<PairPlan> pairs;
-    std::vector<TensorResult> unmatched;
+    std::vector<model::TensorResult> unmatched;
     std::vector<const TensorSpan*> generated;
 };
 
@@ -28,13 +28,13 @@ struct Pairing {
 bool permutes_qk(const std::string& arch) { return arch == "llama" || arch == "mistral"; }
 
 std::optional<std::string> mapped_name(const std::string& source, const std::map<std::string, std::string>& map) {
-    format::TensorName n = format::split_tensor_name(source);
+    model::TensorName n = model::split_tensor_name(source);
     auto it = map.find(n.kind);
     if (it == map.end()) return std::nullopt;
     return n.layer ? "blk." + std::to_string(*n.layer) + "." + it->second : it->second;
 }
 
-PairPlan plan_for(const TensorSpan& g, const TensorSpan& s, const AuditInputs& in) {
+PairPlan plan_for(const TensorSpan& g, const TensorSpan& s, const AuditSides& in) {
     PairPlan p{&g, &s, 0, ""};
     if (!permutes_qk(in.architecture) || s.shape.size() != 2) return p;
     if (g.name.ends_with("attn_q.weight")) p.permute_heads = static_cast<uint32_t>(in.config.heads.value_or(0)), p.transform = "permute_q";
@@ -42,17 +42,17 @@ PairPlan plan_for(const TensorSpan& g, const TensorSpan& s, const AuditInputs& i
     return p;
 }
 
-TensorResult unmatched(Verdict v, const TensorSpan& t, std::string message) {
-    TensorResult r;
-    (v == Verdict::unmatched_gguf ? r.gguf_tensor : r.source_tensor) = t.name;
-    (v == Verdict::unmatched_gguf ? r.gguf_type : r.source_dtype) = t.type;
+model::TensorResult unmatched(model::Verdict v, const TensorSpan& t, std::string message) {
+    model::TensorResult r;
+    (v == model::Verdict::unmatched_gguf ? r.gguf_tensor : r.source_tensor) = t.name;
+    (v == model::Verdict::unmatched_gguf ? r.gguf_type : r.source_dtype) = t.type;
     r.verdict = v;
     r.elements = t.elements();
     r.message = std::move(message);
     return r;
 }
 
-Pairing pair_tensors(const AuditInputs& in, const std::map<std::string, std::string>& map) {
+Pairing pair_tensors(const AuditSides& in, const std::map<std::string, std::string>& map) {
     std::map<std::string, const TensorSpan*> gguf_by_name, source_by_name;
     for (const auto& g : in.gguf) gguf_by_name.emplace(g.name, &g);
     for (const auto& s : in.source) source_by_name.emplace(s.name, &s);
@@ -61,8 +61,8 @@ Pairing pair_tensors(const AuditInputs& in, const std::map<std::string, std::str
     for (const auto& s : in.source) {
         auto name = mapped_name(s.name, map);
         auto g = name ? gguf_by_name.find(*name) : gguf_by_name.end();
-        if (!name) out.unmatched.push_back(unmatched(Verdict::unmatched_source, s, "no name mapping for this kind in '" + in.architecture + "'"));
-        else if (g == gguf_by_name.end()) out.unmatched.push_back(unmatched(Verdict::unmatched_source, s, "no GGUF tensor " + *name));
+        if (!name) out.unmatched.push_back(unmatched(model::Verdict::unmatched_source, s, "no name mapping for this kind in '" + in.architecture + "'"));
+        else if (g == gguf_by_name.end()) out.unmatched.push_back(unmatched(model::Verdict::unmatched_source, s, "no GGUF tensor " + *name));
         else out.pairs.push_back(plan_for(*g->second, s, in)), paired.insert(*name);
     }
     // Tied embeddings written out anyway: output.weight holds the embedding table.
@@ -75,24 +75,24 @@ Pairing pair_tensors(const AuditInputs& in, const std::map<std::string, std::str
     for (const auto& g : in.gguf) {
         if (paired.count(g.name)) continue;
         if (g.name == "rope_freqs.weight") out.generated.push_back(&g);
-        else out.unmatched.push_back(unmatched(Verdict::unmatched_gguf, g, "no source tensor maps to it"));
+        else out.unmatched.push_back(unmatched(model::Verdict::unmatched_gguf, g, "no source tensor maps to it"));
     }
     return out;
 }
 
-TensorResult check_generated(const TensorSpan& g, const AuditInputs& in, FileSet& files) {
+model::TensorResult check_generated(const TensorSpan& g, const AuditSides& in, AuditReaders& files) {
     std::vector<double> expected = format::llama3_rope_factors(in.config);
     if (!expected.empty()) return compare_generated(g, files, expected, kGeneratedRelative);
-    TensorResult r = generated_result(g);
-    r.verdict = Verdict::generated_unchecked;
+    model::TensorResult r = generated_result(g);
+    r.verdict = model::Verdict::generated_unchecked;
     r.message = "generated, not checked: config.json has no llama3 rope_scaling";
     return r;
 }
 
 // Compares every pair on `jobs` threads, each with its own open files.
-std::vector<TensorResult> compare_all(const std::vector<PairPlan>& pairs, const AuditInputs& in, const AuditOptions& o,
+std::vector<model::TensorResult> compare_all(const std::vector<PairPlan>& pairs, const AuditSides& in, const AuditOptions& o,
                                       uint64_t& bytes, uint64_t& requests) {
-    std::vector<TensorResult> results(pairs.size());
+    std::vector<model::TensorResult> results(pairs.size());
     std::atomic<size_t> next{0};
     std::atomic<uint64_t> done{0};
     uint64_t total = 0;
@@ -100,7 +100,7 @@ std::vector<TensorResult> compare_all(const std::vector<PairPlan>& pairs, const 
     std::mutex mu;
     std::exception_ptr error;
     auto work = [&] {
-        FileSet files(in);
+        AuditReaders files(in);
         try {
             for (size_t i; (i = next++) < pairs.size();) {
                 results[i] = compare_pair(pairs[i], files, o.sample_rows);
@@ -128,17 +128,17 @@ std::vector<TensorResult> compare_all(const std::vector<PairPlan>& pairs, const 
 
 }  // namespace
 
-AuditResult run_audit(const std::string& gguf, const std::string& source, const AuditOptions& options) {
+model::AuditResult run_audit(const std::string& gguf, const std::string& source, const AuditOptions& options) {
     auto start = std::chrono::steady_clock::now();
-    AuditInputs in = open_inputs(gguf, source);
-    AuditResult res;
+    AuditSides in = read_sides(gguf, source, options.access, options.known_budgets);
+    model::AuditResult res;
     res.gguf_location = gguf, res.source_location = source;
     res.source_tensors = in.source.size();
     res.sample_rows = options.sample_rows;
     res.bytes_read = in.header_bytes_read, res.requests = in.header_requests;
     Pairing pairing = pair_tensors(in, options.name_map ? options.name_map(in.architecture) : std::map<std::string, std::string>{});
     res.tensors = compare_all(pairing.pairs, in, options, res.bytes_read, res.requests);
-    FileSet files(in);
+    AuditReaders files(in);
     for (const TensorSpan* g : pairing.generated) res.tensors.push_back(check_generated(*g, in, files));
     res.bytes_read += files.bytes_read(), res.requests += files.requests();
     for (auto& u : pairing.unmatched) res.tensors.push_back(std::move(u));

@@ -6,8 +6,12 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
-#include "audit/result.hpp"
+#include "io/rate_budget.hpp"
+#include "locate/access.hpp"
+#include "model/audit_result.hpp"
+#include "model/error.hpp"
 
 namespace modelcat::audit {
 
@@ -17,9 +21,11 @@ struct AuditOptions {
     uint64_t sample_rows = 0;                     // 0: every row
     unsigned jobs = 2;                            // tensors compared at once
     std::function<void(uint64_t done, uint64_t total)> on_progress;  // tensor bytes compared so far
+    locate::HttpAccess access;                    // remote inputs: read as the crawl reads them
+    std::vector<io::BudgetState> known_budgets;   // what servers announced to earlier runs
 };
 
-// Throws io::IoError or format::FormatError when an input cannot be read.
-AuditResult run_audit(const std::string& gguf, const std::string& source, const AuditOptions& options);
+// Throws io::IoError or model::FormatError when an input cannot be read.
+model::AuditResult run_audit(const std::string& gguf, const std::string& source, const AuditOptions& options);
 
 }  // namespace modelcat::audit

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "format/dequant.hpp"
-#include "format/ggml_types.hpp"
+#include "model/ggml_types.hpp"
 
 namespace modelcat::audit {
 
@@ -159,7 +159,7 @@ std::vector<Run> plan_runs(const Geometry& geo, uint64_t sample_rows, const std:
     return runs;
 }
 
-void decode(uint32_t type, io::ByteSource& src, uint64_t offset, uint64_t bytes, io::ByteBuffer& buf, std::vector<float>& out,
+void decode(uint32_t type, io::SyncFile& src, uint64_t offset, uint64_t bytes, format::ByteBuffer& buf, std::vector<float>& out,
             uint64_t elements) {
     buf.clear();
     src.read(offset, bytes, buf);
@@ -176,46 +176,46 @@ std::string dims_text(const std::vector<uint64_t>& d) {
 }
 
 // Why this pair cannot be compared value by value, or "" when it can.
-std::string incomparable(const PairPlan& p, Geometry& geo, TensorResult& r) {
+std::string incomparable(const PairPlan& p, Geometry& geo, model::TensorResult& r) {
     const TensorSpan &g = *p.gguf, &s = *p.source;
     if (!g.known_type || !format::can_dequantize(g.ggml_type)) {
-        r.verdict = Verdict::not_compared;
+        r.verdict = model::Verdict::not_compared;
         return "no dequantizer for " + g.type;
     }
     if (!s.known_type) {
-        r.verdict = Verdict::not_compared;
+        r.verdict = model::Verdict::not_compared;
         return "no decoder for source dtype " + s.type;
     }
-    r.verdict = Verdict::mismatch;
+    r.verdict = model::Verdict::mismatch;
     if (g.shape != s.shape) {
         std::vector<uint64_t> want(s.shape.rbegin(), s.shape.rend());
         return "ne " + dims_text(g.ne) + " is not the source shape " + dims_text(s.shape) + " reversed (" + dims_text(want) +
                ")" + (g.shape.size() == 2 && g.ne == s.shape ? ": stored transposed?" : "");
     }
-    const format::GgmlType& gt = *format::find_ggml_type(g.ggml_type);
+    const model::GgmlType& gt = *model::find_ggml_type(g.ggml_type);
     geo.rows = s.shape.size() >= 2 ? s.shape[0] : 1;
     geo.cols = geo.rows ? s.elements() / geo.rows : 0;
     if (geo.cols == 0) {
-        r.verdict = Verdict::not_compared;
+        r.verdict = model::Verdict::not_compared;
         return "no elements";
     }
     if (geo.cols % gt.block_size) {
-        r.verdict = Verdict::not_compared;
+        r.verdict = model::Verdict::not_compared;
         return "rows of " + std::to_string(geo.cols) + " elements are not whole " + std::string(gt.name) + " blocks";
     }
     geo.gguf_row_bytes = geo.cols / gt.block_size * gt.type_size;
-    geo.source_row_bytes = geo.cols * format::find_ggml_type(s.ggml_type)->type_size;
+    geo.source_row_bytes = geo.cols * model::find_ggml_type(s.ggml_type)->type_size;
     if (p.permute_heads) {
         geo.heads = p.permute_heads;
         geo.group = geo.rows / geo.heads;
         if (geo.rows % geo.heads || geo.group % 2)
             return std::to_string(geo.rows) + " rows do not split into " + std::to_string(geo.heads) + " heads of even size";
     }
-    r.verdict = Verdict::not_compared;
+    r.verdict = model::Verdict::not_compared;
     return "";
 }
 
-void finish(TensorResult& r, const Stats& st, uint32_t gguf_type, const std::string& gguf_type_name) {
+void finish(model::TensorResult& r, const Stats& st, uint32_t gguf_type, const std::string& gguf_type_name) {
     r.compared = st.compared, r.mismatches = st.mismatches;
     r.max_abs_error = st.max_abs;
     r.rmse = st.compared ? std::sqrt(st.err2 / st.compared) : 0.0;
@@ -223,16 +223,16 @@ void finish(TensorResult& r, const Stats& st, uint32_t gguf_type, const std::str
     r.cosine = st.ref2 > 0 && st.got2 > 0 ? st.dot / std::sqrt(st.ref2 * st.got2) : (st.err2 == 0 ? 1.0 : 0.0);
     std::ostringstream msg;
     if (st.mismatches == 0) {
-        r.verdict = Verdict::exact;
+        r.verdict = model::Verdict::exact;
     } else if (is_float_type(gguf_type)) {
-        r.verdict = Verdict::mismatch;
+        r.verdict = model::Verdict::mismatch;
         r.first_mismatch_row = st.first_row, r.first_mismatch_col = st.first_col;
         msg << st.mismatches << " of " << st.compared << " values differ; first at row " << *st.first_row << ", column "
             << *st.first_col << ": source " << st.first_ref << ", GGUF " << st.first_got;
     } else if (auto ceiling = nmse_ceiling(gguf_type); ceiling && *r.nmse <= *ceiling) {
-        r.verdict = Verdict::within_tolerance;
+        r.verdict = model::Verdict::within_tolerance;
     } else {
-        r.verdict = Verdict::mismatch;
+        r.verdict = model::Verdict::mismatch;
         r.first_mismatch_row = st.max_row, r.first_mismatch_col = st.max_col;
         msg << "NMSE " << *r.nmse << " above the " << gguf_type_name << " ceiling " << nmse_ceiling(gguf_type).value_or(0)
             << "; largest error " << st.max_abs << " at row " << st.max_row << ", column " << st.max_col;
@@ -243,7 +243,7 @@ void finish(TensorResult& r, const Stats& st, uint32_t gguf_type, const std::str
 }  // namespace
 
 std::optional<double> nmse_ceiling(uint32_t ggml_type) {
-    std::string name = format::ggml_type_name(ggml_type);
+    std::string name = model::ggml_type_name(ggml_type);
     for (const auto& t : kTolerance)
         if (t.type == name) return t.max_nmse;
     return std::nullopt;
@@ -251,26 +251,9 @@ std::optional<double> nmse_ceiling(uint32_t ggml_type) {
 
 std::span<const ToleranceRow> tolerance_table() { return kTolerance; }
 
-io::ByteSource& FileSet::at(size_t i) {
-    if (!open_[i]) open_[i] = open_file(in_.files[i], in_.sizes[i], in_.prefixes[i]);
-    return *open_[i];
-}
-
-uint64_t FileSet::bytes_read() const {
-    uint64_t n = 0;
-    for (const auto& f : open_) n += f ? f->bytes_read() : 0;
-    return n;
-}
-
-uint64_t FileSet::requests() const {
-    uint64_t n = 0;
-    for (const auto& f : open_) n += f ? f->requests() : 0;
-    return n;
-}
-
-TensorResult compare_pair(const PairPlan& p, FileSet& files, uint64_t sample_rows) {
+model::TensorResult compare_pair(const PairPlan& p, AuditReaders& files, uint64_t sample_rows) {
     const TensorSpan &g = *p.gguf, &s = *p.source;
-    TensorResult r;
+    model::TensorResult r;
     r.gguf_tensor = g.name, r.source_tensor = s.name, r.gguf_type = g.type, r.source_dtype = s.type, r.transform = p.transform;
     r.elements = s.elements();
     std::string vt = value_transform(s, g);
@@ -281,7 +264,7 @@ TensorResult compare_pair(const PairPlan& p, FileSet& files, uint64_t sample_row
         return r;
     }
     Stats st;
-    io::ByteBuffer buf;
+    format::ByteBuffer buf;
     std::vector<float> got, ref;
     for (const Run& run : plan_runs(geo, sample_rows, g.name)) {
         uint64_t n = run.g1 - run.g0, lo = geo.rows, hi = 0;
@@ -300,16 +283,16 @@ TensorResult compare_pair(const PairPlan& p, FileSet& files, uint64_t sample_row
     return r;
 }
 
-TensorResult generated_result(const TensorSpan& g) {
-    TensorResult r;
+model::TensorResult generated_result(const TensorSpan& g) {
+    model::TensorResult r;
     r.gguf_tensor = g.name, r.gguf_type = g.type, r.transform = "generated";
     r.elements = g.elements();
     return r;
 }
 
-TensorResult compare_generated(const TensorSpan& g, FileSet& files, std::span<const double> expected, double relative) {
-    TensorResult r = generated_result(g);
-    r.verdict = Verdict::generated_mismatch;
+model::TensorResult compare_generated(const TensorSpan& g, AuditReaders& files, std::span<const double> expected, double relative) {
+    model::TensorResult r = generated_result(g);
+    r.verdict = model::Verdict::generated_mismatch;
     if (!g.known_type || !format::can_dequantize(g.ggml_type)) {
         r.message = "no dequantizer for " + g.type;
         return r;
@@ -318,7 +301,7 @@ TensorResult compare_generated(const TensorSpan& g, FileSet& files, std::span<co
         r.message = "holds " + std::to_string(r.elements) + " values; config.json gives " + std::to_string(expected.size());
         return r;
     }
-    io::ByteBuffer buf;
+    format::ByteBuffer buf;
     std::vector<float> got;
     decode(g.ggml_type, files.at(g.file), g.offset, g.bytes, buf, got, r.elements);
     double max_rel = 0;
@@ -333,7 +316,7 @@ TensorResult compare_generated(const TensorSpan& g, FileSet& files, std::span<co
         }
     }
     r.compared = got.size();
-    r.verdict = r.mismatches ? Verdict::generated_mismatch : Verdict::generated_ok;
+    r.verdict = r.mismatches ? model::Verdict::generated_mismatch : model::Verdict::generated_ok;
     return r;
 }
 

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "audit/inputs.hpp"
-#include "audit/result.hpp"
-#include "io/byte_source.hpp"
+#include "audit/readers.hpp"
+#include "audit/sides.hpp"
 #include "io/io_error.hpp"
+#include "model/audit_result.hpp"
 
 namespace modelcat::audit {
 
@@ -27,19 +27,6 @@ struct ToleranceRow {
 };
 std::span<const ToleranceRow> tolerance_table();
 
-// One audit worker's open files (by AuditInputs::files index), opened on first use.
-class FileSet {
-public:
-    explicit FileSet(const AuditInputs& in) : in_(in), open_(in.files.size()) {}
-    io::ByteSource& at(size_t i);
-    uint64_t bytes_read() const;
-    uint64_t requests() const;
-
-private:
-    const AuditInputs& in_;
-    std::vector<std::unique_ptr<io::ByteSource>> open_;
-};
-
 struct PairPlan {
     const TensorSpan* gguf = nullptr;
     const TensorSpan* source = nullptr;
@@ -49,13 +36,13 @@ struct PairPlan {
 
 // `sample_rows` = 0 compares every row; otherwise that many GGUF rows at
 // deterministic pseudo-random positions.
-TensorResult compare_pair(const PairPlan& plan, FileSet& files, uint64_t sample_rows);
+model::TensorResult compare_pair(const PairPlan& plan, AuditReaders& files, uint64_t sample_rows);
 
 // A generated tensor's row before any check.
-TensorResult generated_result(const TensorSpan& gguf);
+model::TensorResult generated_result(const TensorSpan& gguf);
 
 // A generated tensor against values derived from the configuration, within
 // `relative` error each.
-TensorResult compare_generated(const TensorSpan& gguf, FileSet& files, std::span<const double> expected, double relative);
+model::TensorResult compare_generated(const TensorSpan& gguf, AuditReaders& files, std::span<const double> expected, double relative);
 
 }  // namespace modelcat::audit

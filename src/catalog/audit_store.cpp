@@ -24,14 +24,14 @@ void bind_text(SQLite::Statement& st, int i, const std::string& s) {
     else st.bind(i, s);
 }
 
-uint64_t count(const AuditResult& r, std::initializer_list<Verdict> verdicts) {
+uint64_t count(const model::AuditResult& r, std::initializer_list<model::Verdict> verdicts) {
     uint64_t n = 0;
     for (const auto& t : r.tensors)
         for (auto v : verdicts) n += t.verdict == v;
     return n;
 }
 
-void store_tensors(SQLite::Database& db, int64_t audit_id, const AuditResult& r) {
+void store_tensors(SQLite::Database& db, int64_t audit_id, const model::AuditResult& r) {
     SQLite::Statement st(db, "INSERT INTO audit_tensors VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     for (const auto& t : r.tensors) {
         st.bind(1, audit_id);
@@ -40,7 +40,7 @@ void store_tensors(SQLite::Database& db, int64_t audit_id, const AuditResult& r)
         bind_text(st, 4, t.gguf_type);
         bind_text(st, 5, t.source_dtype);
         bind_text(st, 6, t.transform);
-        st.bind(7, verdict_name(t.verdict));
+        st.bind(7, model::verdict_name(t.verdict));
         st.bind(8, static_cast<int64_t>(t.elements));
         st.bind(9, static_cast<int64_t>(t.compared));
         st.bind(10, static_cast<int64_t>(t.mismatches));
@@ -65,7 +65,7 @@ std::map<std::string, std::string> tensor_name_map(SQLite::Database& db, const s
     return m;
 }
 
-int64_t store_audit(SQLite::Database& db, const AuditResult& r) {
+int64_t store_audit(SQLite::Database& db, const model::AuditResult& r) {
     
     SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
     SQLite::Statement st(db,
@@ -79,14 +79,14 @@ int64_t store_audit(SQLite::Database& db, const AuditResult& r) {
     st.bind(2, r.source_location);
     st.bind(3, r.passed() ? "pass" : "fail");
     st.bind(4, static_cast<int64_t>(r.source_tensors));
-    st.bind(5, static_cast<int64_t>(count(r, {Verdict::exact, Verdict::within_tolerance, Verdict::mismatch, Verdict::not_compared})));
-    st.bind(6, static_cast<int64_t>(count(r, {Verdict::exact})));
-    st.bind(7, static_cast<int64_t>(count(r, {Verdict::within_tolerance})));
-    st.bind(8, static_cast<int64_t>(count(r, {Verdict::mismatch, Verdict::not_compared})));
-    st.bind(9, static_cast<int64_t>(count(r, {Verdict::unmatched_source})));
-    st.bind(10, static_cast<int64_t>(count(r, {Verdict::unmatched_gguf})));
-    st.bind(11, static_cast<int64_t>(count(r, {Verdict::generated_ok})));
-    st.bind(12, static_cast<int64_t>(count(r, {Verdict::generated_mismatch})));
+    st.bind(5, static_cast<int64_t>(count(r, {model::Verdict::exact, model::Verdict::within_tolerance, model::Verdict::mismatch, model::Verdict::not_compared})));
+    st.bind(6, static_cast<int64_t>(count(r, {model::Verdict::exact})));
+    st.bind(7, static_cast<int64_t>(count(r, {model::Verdict::within_tolerance})));
+    st.bind(8, static_cast<int64_t>(count(r, {model::Verdict::mismatch, model::Verdict::not_compared})));
+    st.bind(9, static_cast<int64_t>(count(r, {model::Verdict::unmatched_source})));
+    st.bind(10, static_cast<int64_t>(count(r, {model::Verdict::unmatched_gguf})));
+    st.bind(11, static_cast<int64_t>(count(r, {model::Verdict::generated_ok})));
+    st.bind(12, static_cast<int64_t>(count(r, {model::Verdict::generated_mismatch})));
     st.bind(13, static_cast<int64_t>(r.sample_rows));
     st.bind(14, static_cast<int64_t>(r.bytes_read));
     st.bind(19, r.seconds);

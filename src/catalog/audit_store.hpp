@@ -7,7 +7,7 @@
 #include <map>
 #include <string>
 
-#include "catalog/audit_rows.hpp"
+#include "model/audit_result.hpp"
 
 namespace modelcat::catalog {
 
@@ -15,6 +15,6 @@ namespace modelcat::catalog {
 std::map<std::string, std::string> tensor_name_map(SQLite::Database& db, const std::string& architecture);
 
 // Writes the audit and its tensors in one transaction; returns audit_id.
-int64_t store_audit(SQLite::Database& db, const AuditResult& result);
+int64_t store_audit(SQLite::Database& db, const model::AuditResult& result);
 
 }  // namespace modelcat::catalog

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "catalog/sql_values.hpp"
-#include "format/content_hash.hpp"
+#include "model/content_hash.hpp"
 
 namespace modelcat::catalog {
 
@@ -87,17 +87,17 @@ ModelWriter::ModelWriter(SQLite::Database& db)
         clear_.emplace_back(db, "DELETE FROM " + std::string(table) + " WHERE model_id = :model_id");
 }
 
-int64_t ModelWriter::write(int64_t crawl_id, const ModelRows& rows) {
+int64_t ModelWriter::write(int64_t crawl_id, const model::ModelRows& rows) {
     if (rows.files.empty()) throw std::logic_error("a model needs at least one file");
     SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
     std::optional<Before> before = previous(rows.model.location);
     evict_moved_files(rows);
     const int64_t model_id = upsert_model(crawl_id, rows.model);
     clear_children(model_id);
-    for (const FileRow& f : rows.files) {
+    for (const model::FileRow& f : rows.files) {
         const int64_t file_id = insert_file(crawl_id, model_id, f);
         metadata_.insert(f.metadata.size(), [&](BatchInsert::Row& r, size_t i) { bind_metadata(r, model_id, file_id, f.metadata[i]); });
-        std::vector<const TensorRow*> by_name;  // primary-key order: half the B-tree work of file order
+        std::vector<const model::TensorRow*> by_name;  // primary-key order: half the B-tree work of file order
         for (const auto& t : f.tensors) by_name.push_back(&t);
         std::sort(by_name.begin(), by_name.end(), [](auto* a, auto* b) { return a->name < b->name; });
         tensors_.insert(by_name.size(), [&](BatchInsert::Row& r, size_t i) { bind_tensor(r, model_id, file_id, *by_name[i]); });
@@ -123,7 +123,7 @@ std::optional<ModelWriter::Before> ModelWriter::previous(const std::string& loca
 }
 
 // A file that belonged to another model (say, a shard re-grouped) moves to this one.
-void ModelWriter::evict_moved_files(const ModelRows& rows) {
+void ModelWriter::evict_moved_files(const model::ModelRows& rows) {
     for (const auto& f : rows.files) {
         evict_.bind(":model", rows.model.location);
         evict_.bind(":file", f.location);
@@ -131,7 +131,7 @@ void ModelWriter::evict_moved_files(const ModelRows& rows) {
     }
 }
 
-int64_t ModelWriter::upsert_model(int64_t crawl_id, const ModelRow& m) {
+int64_t ModelWriter::upsert_model(int64_t crawl_id, const model::ModelRow& m) {
     NamedStatement& up = upsert_;
     up.bind(":location", m.location);
     up.bind(":name", m.name);
@@ -171,7 +171,7 @@ void ModelWriter::clear_children(int64_t model_id) {
     }
 }
 
-int64_t ModelWriter::insert_file(int64_t crawl_id, int64_t model_id, const FileRow& f) {
+int64_t ModelWriter::insert_file(int64_t crawl_id, int64_t model_id, const model::FileRow& f) {
     NamedStatement& st = file_;
     st.bind(":model_id", model_id);
     st.bind(":crawl_id", crawl_id);
@@ -210,21 +210,21 @@ int64_t ModelWriter::insert_file(int64_t crawl_id, int64_t model_id, const FileR
     return db_.getLastInsertRowid();
 }
 
-void ModelWriter::bind_metadata(BatchInsert::Row& st, int64_t model_id, int64_t file_id, const format::MetadataEntry& e) {
+void ModelWriter::bind_metadata(BatchInsert::Row& st, int64_t model_id, int64_t file_id, const model::MetadataEntry& e) {
     st.bind(":model_id", model_id);
     st.bind(":file_id", file_id);
     st.bind(":key", e.key);
-    st.bind(":value_type", format::value_type_name(e.type));
+    st.bind(":value_type", model::value_type_name(e.type));
     bind_metadata_value(st, ":value", e.value);
-    const auto* a = std::get_if<format::ArraySummary>(&e.value);
-    st.bind(":array_type", a ? std::optional<std::string>(format::value_type_name(a->element_type)) : std::nullopt);
+    const auto* a = std::get_if<model::ArraySummary>(&e.value);
+    st.bind(":array_type", a ? std::optional<std::string>(model::value_type_name(a->element_type)) : std::nullopt);
     st.bind(":array_length", a ? std::optional<int64_t>(a->length) : std::nullopt);
     st.bind(":array_bytes", a ? std::optional<int64_t>(a->byte_size) : std::nullopt);
-    st.bind(":array_hash", a ? std::optional<std::string>(format::hex64(a->content_hash)) : std::nullopt);
+    st.bind(":array_hash", a ? std::optional<std::string>(model::hex64(a->content_hash)) : std::nullopt);
     st.bind(":offset", static_cast<int64_t>(e.offset));
 }
 
-void ModelWriter::bind_tensor(BatchInsert::Row& st, int64_t model_id, int64_t file_id, const TensorRow& t) {
+void ModelWriter::bind_tensor(BatchInsert::Row& st, int64_t model_id, int64_t file_id, const model::TensorRow& t) {
     st.bind(":model_id", model_id);
     st.bind(":file_id", file_id);
     st.bind(":name", t.name);
@@ -242,7 +242,7 @@ void ModelWriter::bind_tensor(BatchInsert::Row& st, int64_t model_id, int64_t fi
     st.bind(":info_offset", t.info_offset);
 }
 
-void ModelWriter::insert_warning(int64_t crawl_id, int64_t model_id, const std::string& location, const format::Warning& w) {
+void ModelWriter::insert_warning(int64_t crawl_id, int64_t model_id, const std::string& location, const model::Warning& w) {
     NamedStatement& st = warning_;
     st.bind(":crawl_id", crawl_id);
     st.bind(":model_id", model_id);
@@ -263,7 +263,7 @@ void ModelWriter::insert_refusal(int64_t model_id, int64_t file_id, size_t seq,
     st.exec();
 }
 
-void ModelWriter::bind_census(BatchInsert::Row& st, int64_t model_id, const CensusRow& c) {
+void ModelWriter::bind_census(BatchInsert::Row& st, int64_t model_id, const model::CensusRow& c) {
     st.bind(":model_id", model_id);
     st.bind(":type_id", c.type_id);
     st.bind(":type_name", c.type_name);
@@ -273,7 +273,7 @@ void ModelWriter::bind_census(BatchInsert::Row& st, int64_t model_id, const Cens
     st.bind(":bits_per_weight", c.bits_per_weight);
 }
 
-void ModelWriter::bind_policy(BatchInsert::Row& st, int64_t model_id, const PolicyRow& p) {
+void ModelWriter::bind_policy(BatchInsert::Row& st, int64_t model_id, const model::PolicyRow& p) {
     st.bind(":model_id", model_id);
     st.bind(":tensor_kind", p.tensor_kind);
     st.bind(":type_id", p.type_id);

@@ -1,7 +1,7 @@
 #pragma once
 // Writes one model's rows in one transaction: the model, its files,
 // metadata, tensors, warnings, census, policy layers, and the history event. It only
-// writes; every value was derived before (crawl/model_rows.hpp).
+// writes; every value was derived before (crawl/derive.hpp).
 #include <SQLiteCpp/Database.h>
 
 #include <array>
@@ -12,7 +12,7 @@
 
 #include "catalog/batch_insert.hpp"
 #include "catalog/named_statement.hpp"
-#include "catalog/rows.hpp"
+#include "model/rows.hpp"
 
 namespace modelcat::catalog {
 
@@ -20,7 +20,7 @@ class ModelWriter {
 public:
     explicit ModelWriter(SQLite::Database& db);
     // Replaces whatever was catalogued at the model's location; returns model_id.
-    int64_t write(int64_t crawl_id, const ModelRows& rows);
+    int64_t write(int64_t crawl_id, const model::ModelRows& rows);
 
 private:
     struct Before {
@@ -28,15 +28,15 @@ private:
         std::string policy_hash, census;
     };
     std::optional<Before> previous(const std::string& location);
-    void evict_moved_files(const ModelRows& rows);
-    int64_t upsert_model(int64_t crawl_id, const ModelRow& m);
+    void evict_moved_files(const model::ModelRows& rows);
+    int64_t upsert_model(int64_t crawl_id, const model::ModelRow& m);
     void clear_children(int64_t model_id);
-    int64_t insert_file(int64_t crawl_id, int64_t model_id, const FileRow& f);
-    static void bind_metadata(BatchInsert::Row& st, int64_t model_id, int64_t file_id, const format::MetadataEntry& e);
-    static void bind_tensor(BatchInsert::Row& st, int64_t model_id, int64_t file_id, const TensorRow& t);
-    static void bind_census(BatchInsert::Row& st, int64_t model_id, const CensusRow& c);
-    static void bind_policy(BatchInsert::Row& st, int64_t model_id, const PolicyRow& p);
-    void insert_warning(int64_t crawl_id, int64_t model_id, const std::string& location, const format::Warning& w);
+    int64_t insert_file(int64_t crawl_id, int64_t model_id, const model::FileRow& f);
+    static void bind_metadata(BatchInsert::Row& st, int64_t model_id, int64_t file_id, const model::MetadataEntry& e);
+    static void bind_tensor(BatchInsert::Row& st, int64_t model_id, int64_t file_id, const model::TensorRow& t);
+    static void bind_census(BatchInsert::Row& st, int64_t model_id, const model::CensusRow& c);
+    static void bind_policy(BatchInsert::Row& st, int64_t model_id, const model::PolicyRow& p);
+    void insert_warning(int64_t crawl_id, int64_t model_id, const std::string& location, const model::Warning& w);
     void insert_refusal(int64_t model_id, int64_t file_id, size_t seq, const std::pair<std::string, std::string>& refusal);
     void record_event(int64_t crawl_id, int64_t model_id, const std::optional<Before>& before);
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "catalog/embedded_sql.hpp"
-#include "format/ggml_types.hpp"
+#include "model/ggml_types.hpp"
 
 namespace modelcat::catalog {
 
@@ -58,7 +58,7 @@ void migrate(SQLite::Database& db, int from) {
 void write_reference_rows(SQLite::Database& db) {
     db.exec(std::string(reference_rows_sql()));
     SQLite::Statement ins(db, "INSERT OR REPLACE INTO ggml_types VALUES (?,?,?,?,?)");
-    for (const auto& t : format::ggml_types()) {
+    for (const auto& t : model::ggml_types()) {
         ins.bind(1, static_cast<int64_t>(t.id));
         ins.bind(2, std::string(t.name));
         ins.bind(3, static_cast<int64_t>(t.block_size));

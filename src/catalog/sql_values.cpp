@@ -9,7 +9,7 @@
 namespace modelcat::catalog {
 
 template <typename Binder>
-void bind_metadata_value(Binder& st, Param name, const format::MetadataValue& v) {
+void bind_metadata_value(Binder& st, Param name, const model::MetadataValue& v) {
     std::visit(
         [&](const auto& x) {
             using T = std::decay_t<decltype(x)>;
@@ -19,7 +19,7 @@ void bind_metadata_value(Binder& st, Param name, const format::MetadataValue& v)
                 else st.bind(name, static_cast<int64_t>(x));
             } else if constexpr (std::is_same_v<T, bool>) {
                 st.bind(name, x ? 1 : 0);
-            } else if constexpr (std::is_same_v<T, format::ArraySummary>) {
+            } else if constexpr (std::is_same_v<T, model::ArraySummary>) {
                 st.bind(name, x.json);
             } else if constexpr (std::is_same_v<T, double>) {
                 // SQLite has no NaN (binding one stores NULL): the documented convention is the text 'NaN'
@@ -32,7 +32,7 @@ void bind_metadata_value(Binder& st, Param name, const format::MetadataValue& v)
         v);
 }
 
-template void bind_metadata_value(NamedStatement&, Param, const format::MetadataValue&);
-template void bind_metadata_value(BatchInsert::Row&, Param, const format::MetadataValue&);
+template void bind_metadata_value(NamedStatement&, Param, const model::MetadataValue&);
+template void bind_metadata_value(BatchInsert::Row&, Param, const model::MetadataValue&);
 
 }  // namespace modelcat::catalog

@@ -2,7 +2,7 @@
 // Binding values to statements: metadata values in the catalogue's
 // documented storage convention.
 #include "catalog/named_statement.hpp"
-#include "format/header.hpp"
+#include "model/header.hpp"
 
 namespace modelcat::catalog {
 
@@ -11,6 +11,6 @@ inline constexpr const char* kSqlNow = "strftime('%Y-%m-%dT%H:%M:%fZ','now')";
 // How a metadata value is stored in metadata.value (see schema/); its text is bound without a copy.
 // For a NamedStatement or a BatchInsert::Row.
 template <typename Binder>
-void bind_metadata_value(Binder& st, Param name, const format::MetadataValue& v);
+void bind_metadata_value(Binder& st, Param name, const model::MetadataValue& v);
 
 }  // namespace modelcat::catalog

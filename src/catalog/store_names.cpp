@@ -9,7 +9,7 @@ namespace modelcat::catalog {
 
 namespace {
 
-void upsert_names(SQLite::Database& db, int64_t crawl_id, const std::vector<StoreNameRow>& names) {
+void upsert_names(SQLite::Database& db, int64_t crawl_id, const std::vector<model::StoreNameRow>& names) {
     NamedStatement st(db,
                     "INSERT INTO store_names (store, root, name, role, repo, revision, refs, digest, path, location,"
                     " model_id, status, seen_crawl_id) VALUES (:store, :root, :name, :role, :repo, :revision, :refs,"
@@ -18,7 +18,7 @@ void upsert_names(SQLite::Database& db, int64_t crawl_id, const std::vector<Stor
                     " revision = excluded.revision, refs = excluded.refs, digest = excluded.digest, path = excluded.path,"
                     " location = excluded.location, model_id = excluded.model_id, status = 'ok',"
                     " seen_crawl_id = excluded.seen_crawl_id, gone_crawl_id = NULL");
-    for (const StoreNameRow& n : names) {
+    for (const model::StoreNameRow& n : names) {
         st.bind(":crawl_id", crawl_id);
         st.bind(":store", n.store);
         st.bind(":root", n.root);
@@ -36,7 +36,7 @@ void upsert_names(SQLite::Database& db, int64_t crawl_id, const std::vector<Stor
 
 }  // namespace
 
-void write_store_names(SQLite::Database& db, int64_t crawl_id, const std::vector<StoreNameRow>& names,
+void write_store_names(SQLite::Database& db, int64_t crawl_id, const std::vector<model::StoreNameRow>& names,
                        const std::vector<std::pair<std::string, std::string>>& model_names,
                        const std::vector<std::string>& roots) {
     SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);

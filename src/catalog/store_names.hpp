@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "catalog/rows.hpp"
+#include "model/rows.hpp"
 
 namespace modelcat::catalog {
 
@@ -15,7 +15,7 @@ namespace modelcat::catalog {
 // catalogued at its location (NULL when there is none); each model at a
 // location of `model_names` renamed to its name there; and the names under
 // `roots` that this crawl did not find, marked gone.
-void write_store_names(SQLite::Database& db, int64_t crawl_id, const std::vector<StoreNameRow>& names,
+void write_store_names(SQLite::Database& db, int64_t crawl_id, const std::vector<model::StoreNameRow>& names,
                        const std::vector<std::pair<std::string, std::string>>& model_names,
                        const std::vector<std::string>& roots);
 

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "format/utf8.hpp"
+#include "model/utf8.hpp"
 
 namespace modelcat::cli {
 
@@ -12,7 +12,7 @@ std::string terminal_safe(std::string_view s) {
     char buf[8];
     for (size_t i = 0; i < s.size();) {
         auto c = static_cast<unsigned char>(s[i]);
-        size_t n = format::utf8_sequence_at(s, i);
+        size_t n = model::utf8_sequence_at(s, i);
         if (n == 0 || (n == 1 && ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f))) {
             std::snprintf(buf, sizeof buf, "\\x%02x", c);
             out += buf;

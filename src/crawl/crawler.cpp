@@ -4,15 +4,16 @@
 #include <chrono>
 #include <filesystem>
 
-#include "crawl/identity.hpp"
-#include "crawl/inputs.hpp"
+#include "crawl/identify.hpp"
 #include "crawl/pipeline.hpp"
-#include "crawl/plan.hpp"
-#include "crawl/remote_inputs.hpp"
-#include "crawl/hub.hpp"
-#include "crawl/stores.hpp"
 #include "io/http_reader.hpp"
 #include "io/local_reader.hpp"
+#include "locate/hub.hpp"
+#include "locate/local_inputs.hpp"
+#include "locate/local_plan.hpp"
+#include "locate/plan.hpp"
+#include "locate/remote_plan.hpp"
+#include "locate/stores.hpp"
 
 namespace modelcat::crawl {
 
@@ -21,78 +22,51 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr unsigned kMaxLocalThreads = 8;  // reads from page cache or one disk: more threads only contend
 
-void add_costs(catalog::CrawlTotals& t, const ModelOutcome& o) {
-    t.bytes_read += o.bytes_read;
-    t.requests += o.requests;
-    t.api_calls += o.by_kind.api;
-    t.resolver_calls += o.by_kind.resolver;
-    t.storage_reads += o.by_kind.storage;
+void add_costs(catalog::CrawlTotals& t, uint64_t bytes_read, uint64_t requests, const locate::RequestCounts& by_kind) {
+    t.bytes_read += bytes_read;
+    t.requests += requests;
+    t.api_calls += by_kind.api;
+    t.resolver_calls += by_kind.resolver;
+    t.storage_reads += by_kind.storage;
 }
 
 void add_to_totals(catalog::CrawlTotals& t, const ModelOutcome& o) {
-    add_costs(t, o);
+    add_costs(t, o.bytes_read, o.requests, o.by_kind);
     switch (o.status) {
-        case ModelStatus::added: t.files_new += o.files; break;
+        case ModelStatus::new_: t.files_new += o.files; break;
         case ModelStatus::changed: t.files_changed += o.files; break;
         case ModelStatus::unchanged: t.files_unchanged += o.files; break;
         case ModelStatus::failed: ++t.files_failed; break;
         case ModelStatus::gone: ++t.files_gone; break;
     }
-    if (o.status == ModelStatus::added || o.status == ModelStatus::changed) t.tensors += o.tensors;
-}
-
-bool is_directory(const std::string& p) {
-    std::error_code ec;
-    return std::filesystem::is_directory(p, ec);
-}
-
-// Local inputs planned: files, folders and lists, then stores; the folders walked
-// whole, where a file not seen again is gone.
-struct LocalPlan {
-    CrawlPlan plan;
-    std::vector<std::string> scopes, store_roots;
-};
-
-LocalPlan plan_local(const std::vector<std::string>& inputs) {
-    std::vector<std::string> plain, stores;
-    for (const auto& in : inputs) (is_store_input(in) ? stores : plain).push_back(in);
-    ExpandedInputs expanded = expand_inputs(plain);
-    LocalPlan out{plan_crawl(expanded.files, expanded.problems, LocalLocator{}), {}, {}};
-    StorePlan sp = plan_stores(stores);
-    for (auto& m : sp.models) out.plan.models.push_back(std::move(m));
-    out.plan.problems.insert(out.plan.problems.end(), sp.problems.begin(), sp.problems.end());
-    for (const auto& in : plain)
-        if (is_directory(in)) out.scopes.push_back(absolute_path(in));
-    out.scopes.insert(out.scopes.end(), sp.roots.begin(), sp.roots.end());
-    out.store_roots = std::move(sp.roots);
-    return out;
+    if (o.status == ModelStatus::new_ || o.status == ModelStatus::changed) t.tensors += o.tensors;
 }
 
 // One crawl's bookkeeping: totals, progress, failures, and what was seen.
 class Crawl {
 public:
-    Crawl(catalog::Catalog& catalog, const std::vector<std::string>& inputs, const CrawlOptions& options)
+    Crawl(catalog::Writer& catalog, const std::vector<std::string>& inputs, const CrawlOptions& options)
         : catalog_(catalog), options_(options) {
         report_.crawl_id = catalog.begin_crawl(inputs);
         progress_.totals = &report_.totals;
     }
     void account(ModelOutcome o);
-    void planning_problem(const InputProblem& p);
+    void planning_problem(const model::Failure& p);
     void run_local(const std::vector<std::string>& inputs);
     void run_remote(const std::vector<std::string>& inputs);
     CrawlReport finish();
 
 private:
     PipelineOptions pipeline_options() const;
-    void note_planned(const CrawlPlan& plan);
+    void note_planned(const locate::CrawlPlan& plan);
 
-    catalog::Catalog& catalog_;
+    catalog::Writer& catalog_;
     const CrawlOptions& options_;
     CrawlReport report_;
     CrawlProgress progress_;
     Clock::time_point t0_ = Clock::now();
     std::vector<std::string> seen_, scopes_, missing_, store_roots_;
-    std::vector<catalog::StoreNameRow> names_;
+    std::vector<model::StoreNameRow> names_;
     std::vector<std::pair<std::string, std::string>> store_models_;  // location, name: store models
 };
 
@@ -107,18 +81,18 @@ void Crawl::account(ModelOutcome o) {
 }
 
 // An input that could not be planned; a named file that vanished but was catalogued is gone, not an error.
-void Crawl::planning_problem(const InputProblem& p) {
-    if (!is_remote_input(p.input)) {
-        std::string abs = absolute_path(p.input);
+void Crawl::planning_problem(const model::Failure& p) {
+    if (!locate::is_remote(p.location)) {
+        std::string abs = locate::absolute_path(p.location);
         if (!io::stat_file(abs) && catalog_.stored_file(abs)) {
             missing_.push_back(abs);
             return;
         }
     }
-    catalog_.record_error(report_.crawl_id, p.input, std::nullopt, p.message);
+    catalog_.record_error(report_.crawl_id, p.location, p.offset, p.reason());
     ModelOutcome o;
-    o.location = p.input;
-    o.failure = Failure{p.input, std::nullopt, "", p.message};
+    o.location = p.location;
+    o.failure = p;
     account(std::move(o));
 }
 
@@ -127,77 +101,51 @@ PipelineOptions Crawl::pipeline_options() const {
     po.limits = options_.limits;
     po.force = options_.force;
     po.models_in_flight = std::max(1u, options_.jobs);
-    const std::string hub = options_.hf_endpoint + "/";
-    const bool token = options_.http.token.has_value();
-    po.sends_token = [hub, token](const std::string& url) { return token && url.starts_with(hub); };
-    po.budget_of = hub_budget;
+    po.access = options_.access;
     po.should_stop = options_.should_stop;
     return po;
 }
 
 // Every planned model's files are seen (not gone); store models' names are recorded after the crawl.
-void Crawl::note_planned(const CrawlPlan& plan) {
+void Crawl::note_planned(const locate::CrawlPlan& plan) {
     progress_.total += plan.problems.size() + plan.models.size();
     for (const auto& p : plan.problems) planning_problem(p);
     for (const auto& m : plan.models) {
-        for (const auto& f : all_files(m)) seen_.push_back(f);
+        for (const auto& f : locate::all_files(m)) seen_.push_back(f);
         names_.insert(names_.end(), m.names.begin(), m.names.end());
         if (!m.names.empty()) store_models_.emplace_back(m.data_files.front(), m.name);
     }
 }
 
 void Crawl::run_local(const std::vector<std::string>& inputs) {
-    LocalPlan local = plan_local(inputs);
-    CrawlPlan& plan = local.plan;
+    locate::LocalPlan local = locate::plan_local(inputs, options_.stores);
+    locate::CrawlPlan& plan = local.plan;
     note_planned(plan);
     scopes_ = std::move(local.scopes);
     store_roots_ = std::move(local.store_roots);
     PipelineOptions po = pipeline_options();
     po.first_read_gguf = po.first_read_safetensors = options_.first_read_local;
     io::LocalReader reader(std::min(kMaxLocalThreads, std::max(1u, options_.jobs)));
-    KnownFiles nothing;
+    locate::RemoteFacts nothing;
     if (!ModelPipeline(catalog_, report_.crawl_id, reader, po, nothing, [this](ModelOutcome o) { account(std::move(o)); })
              .run(std::move(plan.models)))
         report_.totals.interrupted = true;
 }
 
-// Budgets cross crawls in wall-clock seconds: the next process has another steady clock.
-std::vector<io::BudgetState> to_states(const std::vector<catalog::RateBudgetRow>& rows) {
-    std::vector<io::BudgetState> out;
-    for (const auto& r : rows)
-        out.push_back({r.host, r.budget, static_cast<uint64_t>(r.remaining),
-                       std::chrono::system_clock::time_point(std::chrono::duration_cast<std::chrono::system_clock::duration>(
-                           std::chrono::duration<double>(r.resets_at))),
-                       r.quota ? std::optional<uint64_t>(static_cast<uint64_t>(*r.quota)) : std::nullopt, r.window_s});
-    return out;
-}
-
-std::vector<catalog::RateBudgetRow> to_rows(const std::vector<io::BudgetState>& states) {
-    std::vector<catalog::RateBudgetRow> out;
-    for (const auto& s : states)
-        out.push_back({s.host, s.name, static_cast<int64_t>(s.remaining),
-                       std::chrono::duration<double>(s.reset.time_since_epoch()).count(),
-                       s.quota ? std::optional<int64_t>(static_cast<int64_t>(*s.quota)) : std::nullopt, s.window_s});
-    return out;
-}
-
 void Crawl::run_remote(const std::vector<std::string>& inputs) {
-    io::HttpOptions http = options_.http;
-    http.first_hop_headers = hub_redirect_headers();
-    http.budgets = to_states(catalog_.rate_budgets());
-    io::HttpReader reader(http);
+    io::HttpReader reader(options_.access.reader_options(locate::budget_states(catalog_.rate_budgets())));
     PipelineOptions po = pipeline_options();
     po.first_read_gguf = options_.first_read_gguf;
     po.first_read_safetensors = options_.first_read_safetensors;
     po.read_generously = true;
-    RemotePlan remote = plan_remote(reader, inputs, options_.hf_endpoint, po.sends_token);
-    add_costs(report_.totals, remote.cost);
+    locate::RemotePlan remote = locate::plan_remote(reader, inputs, options_.access);
+    add_costs(report_.totals, remote.cost.bytes_read, remote.cost.requests, remote.cost.by_kind);
     note_planned(remote.plan);
     scopes_.insert(scopes_.end(), remote.gone_scopes.begin(), remote.gone_scopes.end());
     if (!ModelPipeline(catalog_, report_.crawl_id, reader, po, remote.known, [this](ModelOutcome o) { account(std::move(o)); })
              .run(std::move(remote.plan.models)))
         report_.totals.interrupted = true;
-    catalog_.save_rate_budgets(report_.crawl_id, to_rows(reader.budgets()));
+    catalog_.save_rate_budgets(report_.crawl_id, locate::budget_rows(reader.budgets()));
 }
 
 CrawlReport Crawl::finish() {
@@ -211,31 +159,32 @@ CrawlReport Crawl::finish() {
 
 }  // namespace
 
-CrawlReport run_crawl(catalog::Catalog& catalog, const std::vector<std::string>& inputs, const CrawlOptions& options) {
+CrawlReport run_crawl(catalog::Writer& catalog, const std::vector<std::string>& inputs, const CrawlOptions& options) {
     std::vector<std::string> local, remote;
-    for (const auto& in : inputs) (is_remote_input(in) ? remote : local).push_back(in);
+    for (const auto& in : inputs) (locate::is_remote(in) ? remote : local).push_back(in);
     Crawl crawl(catalog, inputs, options);
     if (!local.empty()) crawl.run_local(local);
     if (!remote.empty() && !(options.should_stop && options.should_stop())) crawl.run_remote(remote);
     return crawl.finish();
 }
 
-std::vector<PlannedModel> dry_run(catalog::Catalog& catalog, const std::vector<std::string>& inputs, bool force) {
+std::vector<DryRunEntry> dry_run(catalog::Writer& catalog, const std::vector<std::string>& inputs, bool force,
+                                  const locate::StoreRoots& stores) {
     std::vector<std::string> local;
-    std::vector<PlannedModel> out;
+    std::vector<DryRunEntry> out;
     for (const auto& in : inputs) {
-        if (is_remote_input(in)) out.push_back({in, {in}, ModelStatus::changed, "remote: checked when crawled"});
+        if (locate::is_remote(in)) out.push_back({in, {in}, ModelStatus::changed, "remote: checked when crawled"});
         else local.push_back(in);
     }
-    CrawlPlan plan = plan_local(local).plan;
-    for (const auto& p : plan.problems) out.push_back({p.input, {p.input}, ModelStatus::failed, p.message});
+    locate::CrawlPlan plan = locate::plan_local(local, stores).plan;
+    for (const auto& p : plan.problems) out.push_back({p.location, {p.location}, ModelStatus::failed, p.reason()});
     for (const auto& m : plan.models) {
-        std::vector<std::string> files = all_files(m);
+        std::vector<std::string> files = locate::all_files(m);
         auto identity = [&m](const std::string& f) { return local_identity(f, digest_of(m, f)); };
         ModelStatus s = !force && compare_model(catalog, files, identity).result == Sameness::same
                             ? ModelStatus::unchanged
                         : catalog.stored_file(files.front()) ? ModelStatus::changed
-                                                             : ModelStatus::added;
+                                                             : ModelStatus::new_;
         out.push_back({m.name, std::move(files), s, ""});
     }
     return out;

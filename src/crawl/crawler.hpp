@@ -8,10 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "catalog/catalog.hpp"
+#include "catalog/writer.hpp"
 #include "crawl/outcome.hpp"
-#include "format/header.hpp"
-#include "io/http_fetcher.hpp"
+#include "locate/access.hpp"
+#include "locate/stores.hpp"
+#include "model/header.hpp"
+#include "model/limits.hpp"
 
 namespace modelcat::crawl {
 
@@ -22,14 +24,14 @@ struct CrawlProgress {
 };
 
 struct CrawlOptions {
-    format::Limits limits;
+    model::Limits limits;
     bool force = false;  // re-read unchanged files too
     unsigned jobs = 16;  // models in flight; local reads in flight on that many threads (at most 8)
     uint64_t first_read_local = 64 << 10;          // local reads are cheap: start small, then read the estimate
     uint64_t first_read_gguf = 1 << 20;            // remote: a header under 1 MiB costs one request
     uint64_t first_read_safetensors = 128 << 10;   // remote: covers most safetensors headers; else one more
-    io::HttpOptions http;
-    std::string hf_endpoint = "https://huggingface.co";
+    locate::HttpAccess access;   // remote inputs: the Hub endpoint, the token, the HTTP caps and pace
+    locate::StoreRoots stores;   // hf-cache:, ollama:, lmstudio: without a folder
     std::function<void(const ModelOutcome&)> on_model;      // after each model or failed input
     std::function<void(const CrawlProgress&)> on_progress;  // after each model
     std::function<bool()> should_stop;  // asked before each model starts: true ends the crawl as interrupted
@@ -41,15 +43,16 @@ struct CrawlReport {
     std::vector<ModelOutcome> failures;
 };
 
-CrawlReport run_crawl(catalog::Catalog& catalog, const std::vector<std::string>& inputs, const CrawlOptions& options);
+CrawlReport run_crawl(catalog::Writer& catalog, const std::vector<std::string>& inputs, const CrawlOptions& options);
 
 // What a crawl would do, without reading headers or writing the catalogue.
-struct PlannedModel {
+struct DryRunEntry {
     std::string name;
     std::vector<std::string> files;
     ModelStatus expected;  // added, changed, unchanged, or failed (planning problem)
     std::string message;
 };
-std::vector<PlannedModel> dry_run(catalog::Catalog& catalog, const std::vector<std::string>& inputs, bool force);
+std::vector<DryRunEntry> dry_run(catalog::Writer& catalog, const std::vector<std::string>& inputs, bool force,
+                                  const locate::StoreRoots& stores);
 
 }  // namespace modelcat::crawl

@@ -1,8 +1,8 @@
 #pragma once
 // The one model pipeline, for local and remote inputs alike: for each
-// planned model, the identity check (unchanged: nothing read), the header
-// reads through an io::RangeReader, the checks that its files form a whole,
-// the derived rows, and one write. Many models are in flight at once; a bad
+// planned model, four stages: identify (unchanged: nothing read), read (the
+// headers through an io::RangeReader), derive (the checks that its files form
+// a whole, and its rows: a pure function), store (one write). Many models are in flight at once; a bad
 // model costs only itself, a database error stops the crawl (it propagates).
 #include <deque>
 #include <functional>
@@ -11,80 +11,78 @@
 #include <string>
 #include <vector>
 
-#include "catalog/catalog.hpp"
-#include "crawl/file_record.hpp"
-#include "crawl/header_reader.hpp"
+#include "catalog/writer.hpp"
+#include "crawl/crawled_file.hpp"
 #include "crawl/outcome.hpp"
-#include "crawl/plan.hpp"
-#include "format/header.hpp"
+#include "format/header_assembler.hpp"
 #include "io/range_reader.hpp"
+#include "locate/access.hpp"
+#include "locate/plan.hpp"
+#include "locate/remote_plan.hpp"
+#include "model/header.hpp"
+#include "model/limits.hpp"
 
 namespace modelcat::crawl {
 
 struct PipelineOptions {
-    format::Limits limits;
+    model::Limits limits;
     uint64_t first_read_gguf = 64 << 10;         // a GGUF's first read; then what the parser estimates
     uint64_t first_read_safetensors = 64 << 10;  // a safetensors file's first read
     bool read_generously = false;                // remote: a third request costs more than extra bytes
     bool force = false;                          // re-read unchanged files too
     size_t models_in_flight = 16;
-    std::function<bool(const std::string&)> sends_token;  // whether a URL gets the Hub token
-    std::function<std::string(const std::string&)> budget_of;  // the rate-limit budget a URL spends
+    locate::HttpAccess access;  // how remote files are asked for (the token, the budgets)
     std::function<bool()> should_stop;  // asked before each model starts: true starts no more
 };
 
-// What is known of remote files before they are read: listings and the
-// JSON files fetched while planning (read once, used by the model).
-struct KnownFiles {
-    std::map<std::string, ListedFile> listed;
-    std::map<std::string, io::RangeReply> fetched;
-};
+struct ModelJob;    // one model on its way through the stages (crawl/pipeline_state.hpp)
+struct HeaderRead;  // one data file's header being read
 
 class ModelPipeline {
 public:
-    ModelPipeline(catalog::Catalog& catalog, int64_t crawl_id, io::RangeReader& reader, PipelineOptions options,
-                  const KnownFiles& known, std::function<void(ModelOutcome)> account);
+    ModelPipeline(catalog::Writer& catalog, int64_t crawl_id, io::RangeReader& reader, PipelineOptions options,
+                  const locate::RemoteFacts& known, std::function<void(ModelOutcome)> account);
     ~ModelPipeline();
     // Runs every model to its outcome, or (should_stop) those started; false when some were not.
-    bool run(std::vector<ModelPlan> plans);
+    bool run(std::vector<locate::ModelPlan> plans);
 
 private:
-    struct Job;
-    struct FileRead;
-    using JobPtr = std::shared_ptr<Job>;
+    using JobPtr = std::shared_ptr<ModelJob>;
 
+    // the loop (pipeline.cpp)
     void start_next();
-    void start(ModelPlan plan);
-    std::optional<FileIdentity> identity_now(const ModelPlan& plan, const std::string& location) const;
-    const ListedFile* listing(const std::string& location) const;
+    void start(locate::ModelPlan plan);
+    void fail(const JobPtr& job, model::Failure failure);
+    void done(const JobPtr& job);
+    static void add_cost(ModelOutcome& o, const io::RangeReply& reply);
+    io::RangeRequest request(const std::string& location, uint64_t offset, uint64_t length) const;
+    // 1. identify: unchanged, read nothing (pipeline_identify.cpp)
+    std::optional<ContentIdentity> identity_now(const locate::ModelPlan& plan, const std::string& location) const;
     void check_unchanged(const JobPtr& job);
     void ask_server(const JobPtr& job, std::vector<std::pair<std::string, std::string>> to_ask);
     void unchanged(const JobPtr& job);
+    // 2. read: headers and side files through the reader (pipeline_read.cpp)
+    const locate::ListingEntry* listing(const std::string& location) const;
     void read_all(const JobPtr& job);
     void read_data(const JobPtr& job, size_t index, bool restarted);
-    void read_range(const JobPtr& job, const std::shared_ptr<FileRead>& fr, ByteRange range);
-    void note_redirect(FileRead& fr, const io::RangeReply& reply) const;
-    static void add_cost(ModelOutcome& o, const io::RangeReply& reply);
-    void on_range(const JobPtr& job, const std::shared_ptr<FileRead>& fr, io::RangeReply reply);
+    void read_range(const JobPtr& job, const std::shared_ptr<HeaderRead>& fr, format::ByteRange range);
+    void on_range(const JobPtr& job, const std::shared_ptr<HeaderRead>& fr, io::RangeReply reply);
+    void parsed(const JobPtr& job, const std::shared_ptr<HeaderRead>& fr);
     void read_side_file(const JobPtr& job, size_t index);
     void side_file_done(const JobPtr& job, size_t index, const io::RangeReply& reply);
-    void read_layers(const JobPtr& job, size_t index, const ManifestFile& manifest, FileRecord record);
-    void parsed(const JobPtr& job, const std::shared_ptr<FileRead>& fr);
-    void file_done(const JobPtr& job, size_t index, FileRecord record);
+    void read_layers(const JobPtr& job, size_t index, const locate::PlannedManifest& manifest, CrawledFile record);
+    void file_done(const JobPtr& job, size_t index, CrawledFile record);
+    // 3. derive, where the bytes arrived (crawl/derive.hpp), and 4. store (pipeline.cpp)
     void finish(const JobPtr& job);
     void store(const JobPtr& job);
-    void fail(const JobPtr& job, Failure failure);
-    void done(const JobPtr& job);
-    io::RangeRequest request(const std::string& location, uint64_t offset, uint64_t length) const;
-    bool sends_token(const std::string& url) const;
 
-    catalog::Catalog& catalog_;
+    catalog::Writer& catalog_;
     int64_t crawl_id_;
     io::RangeReader& reader_;
     PipelineOptions options_;
-    const KnownFiles& known_;
+    const locate::RemoteFacts& known_;
     std::function<void(ModelOutcome)> account_;
-    std::deque<ModelPlan> queue_;
+    std::deque<locate::ModelPlan> queue_;
     size_t in_flight_ = 0;
     bool starting_ = false;
     std::vector<std::string> checked_;  // files seen unchanged, recorded together at the end

@@ -10,7 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "format/header.hpp"
+#include "model/error.hpp"
+#include "model/header.hpp"
 
 namespace modelcat::format {
 
@@ -95,7 +96,7 @@ public:
 private:
     // Out of line, so that require() inlines into every read: a vocabulary is 400,000 of them.
     [[noreturn, gnu::noinline, gnu::cold]] void truncated(uint64_t n, std::string_view what) const {
-        throw FormatError(pos_, "truncated: " + std::string(what) + " needs " + std::to_string(n) + " bytes at offset " +
+        throw model::FormatError(pos_, "truncated: " + std::string(what) + " needs " + std::to_string(n) + " bytes at offset " +
                                     std::to_string(pos_) + " but the file ends at " + std::to_string(file_size_));
     }
 

@@ -7,33 +7,34 @@
 #include "format/json_document.hpp"
 #include "format/json_text.hpp"
 #include "format/path_check.hpp"
+#include "model/error.hpp"
 
 namespace modelcat::format {
 
 namespace {
 
-MetadataEntry json_entry(std::string_view key, simdjson::dom::element v) {
-    MetadataEntry e;
+model::MetadataEntry json_entry(std::string_view key, simdjson::dom::element v) {
+    model::MetadataEntry e;
     e.key = std::string(key);
     e.offset = 0;
     switch (v.type()) {
-        case simdjson::dom::element_type::STRING: e.type = ValueType::string; e.value = std::string(std::string_view(v)); break;
-        case simdjson::dom::element_type::INT64: e.type = ValueType::i64; e.value = int64_t(v); break;
-        case simdjson::dom::element_type::UINT64: e.type = ValueType::u64; e.value = uint64_t(v); break;
-        case simdjson::dom::element_type::DOUBLE: e.type = ValueType::f64; e.value = double(v); break;
-        case simdjson::dom::element_type::BOOL: e.type = ValueType::boolean; e.value = bool(v); break;
+        case simdjson::dom::element_type::STRING: e.type = model::ValueType::string; e.value = std::string(std::string_view(v)); break;
+        case simdjson::dom::element_type::INT64: e.type = model::ValueType::i64; e.value = int64_t(v); break;
+        case simdjson::dom::element_type::UINT64: e.type = model::ValueType::u64; e.value = uint64_t(v); break;
+        case simdjson::dom::element_type::DOUBLE: e.type = model::ValueType::f64; e.value = double(v); break;
+        case simdjson::dom::element_type::BOOL: e.type = model::ValueType::boolean; e.value = bool(v); break;
         case simdjson::dom::element_type::ARRAY: {
-            ArraySummary a;
-            a.element_type = ValueType::string;  // JSON arrays are heterogeneous; the JSON itself says more
+            model::ArraySummary a;
+            a.element_type = model::ValueType::string;  // JSON arrays are heterogeneous; the JSON itself says more
             a.length = simdjson::dom::array(v).size();
             a.json = simdjson::to_string(v);
             a.byte_size = a.json->size();
-            e.type = ValueType::array;
+            e.type = model::ValueType::array;
             e.value = std::move(a);
             break;
         }
         default:  // objects and null: their JSON text
-            e.type = ValueType::string;
+            e.type = model::ValueType::string;
             e.value = std::string(simdjson::to_string(v));
     }
     return e;
@@ -46,20 +47,20 @@ CheckpointIndex parse_checkpoint_index(std::span<const uint8_t> json, size_t max
     simdjson::dom::object root = parse_json_object(parser, json, "index");
     CheckpointIndex idx;
     simdjson::dom::object wm;
-    if (root["weight_map"].get_object().get(wm)) throw FormatError::at_json_path("weight_map", "index has no \"weight_map\" object");
+    if (root["weight_map"].get_object().get(wm)) throw model::FormatError::at_json_path("weight_map", "index has no \"weight_map\" object");
     std::set<std::string> shards;
     for (auto [tensor, file] : wm) {
         std::string path = "weight_map.";
         append_json_string(path, tensor);
         std::string_view f;
-        if (file.get_string().get(f)) throw FormatError::at_json_path(path, "index: the entry is not a file name");
+        if (file.get_string().get(f)) throw model::FormatError::at_json_path(path, "index: the entry is not a file name");
         if (auto why = escapes_folder(f))
-            throw FormatError::at_json_path(path, "index: shard name '" + std::string(f) + "' escapes the checkpoint folder (" + *why + ")");
+            throw model::FormatError::at_json_path(path, "index: shard name '" + std::string(f) + "' escapes the checkpoint folder (" + *why + ")");
         if (!idx.weight_map.emplace(std::string(tensor), std::string(f)).second)
-            throw FormatError::at_json_path(path, "index: the tensor is mapped twice");
+            throw model::FormatError::at_json_path(path, "index: the tensor is mapped twice");
         shards.insert(std::string(f));
         if (shards.size() > max_shards)
-            throw FormatError::at_json_path(path, "index names more than the cap of " + std::to_string(max_shards) + " shards");
+            throw model::FormatError::at_json_path(path, "index names more than the cap of " + std::to_string(max_shards) + " shards");
     }
     idx.shards.assign(shards.begin(), shards.end());
     simdjson::dom::object meta;
@@ -70,16 +71,16 @@ CheckpointIndex parse_checkpoint_index(std::span<const uint8_t> json, size_t max
                 uint64_t t;
                 if (v.get_uint64().get(t) == simdjson::SUCCESS) idx.total_size = t;
                 else if (double d; v.get_double().get(d) == simdjson::SUCCESS && d >= 0) idx.total_size = uint64_t(d);
-                else throw FormatError::at_json_path("metadata.total_size", "index: total_size is not a non-negative number");
+                else throw model::FormatError::at_json_path("metadata.total_size", "index: total_size is not a non-negative number");
             }
         }
     }
     return idx;
 }
 
-std::vector<MetadataEntry> parse_model_config(std::span<const uint8_t> json) {
+std::vector<model::MetadataEntry> parse_model_config(std::span<const uint8_t> json) {
     simdjson::dom::parser parser;
-    std::vector<MetadataEntry> out;
+    std::vector<model::MetadataEntry> out;
     for (auto [k, v] : parse_json_object(parser, json, "config.json")) out.push_back(json_entry(k, v));
     return out;
 }

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "format/header.hpp"
+#include "model/header.hpp"
 
 namespace modelcat::format {
 
@@ -16,7 +16,7 @@ struct CheckpointIndex {
     std::map<std::string, std::string> weight_map;  // tensor name -> shard file name
     std::vector<std::string> shards;                 // distinct shard names, sorted
     std::optional<uint64_t> total_size;              // metadata.total_size: tensor data bytes
-    std::vector<MetadataEntry> metadata;             // the index's "metadata" object
+    std::vector<model::MetadataEntry> metadata;             // the index's "metadata" object
 };
 
 // Refuses shard names that escape the checkpoint's folder (.., absolute, URLs)
@@ -25,6 +25,6 @@ CheckpointIndex parse_checkpoint_index(std::span<const uint8_t> json, size_t max
 
 // Every top-level key of config.json as a metadata entry: strings, numbers and
 // booleans natively, arrays and objects as JSON text.
-std::vector<MetadataEntry> parse_model_config(std::span<const uint8_t> json);
+std::vector<model::MetadataEntry> parse_model_config(std::span<const uint8_t> json);
 
 }  // namespace modelcat::format

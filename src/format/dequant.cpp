@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "format/ggml_types.hpp"
+#include "model/ggml_types.hpp"
 
 namespace modelcat::format {
 
@@ -213,8 +213,8 @@ bool can_dequantize(uint32_t ggml_type) { return decoder(ggml_type) != nullptr; 
 
 void dequantize(uint32_t ggml_type, std::span<const uint8_t> bytes, std::span<float> out) {
     BlockDecoder decode = decoder(ggml_type);
-    const GgmlType* t = find_ggml_type(ggml_type);
-    if (!decode || !t) throw std::invalid_argument("no dequantizer for " + ggml_type_name(ggml_type));
+    const model::GgmlType* t = model::find_ggml_type(ggml_type);
+    if (!decode || !t) throw std::invalid_argument("no dequantizer for " + model::ggml_type_name(ggml_type));
     if (out.size() % t->block_size != 0 || bytes.size() != out.size() / t->block_size * t->type_size)
         throw std::invalid_argument(std::string(t->name) + ": " + std::to_string(bytes.size()) + " bytes do not hold " +
                                     std::to_string(out.size()) + " elements in whole blocks");

@@ -5,14 +5,17 @@
 #include <cstdint>
 #include <span>
 
-#include "format/header.hpp"
+#include "format/parse_result.hpp"
+#include "model/error.hpp"
+#include "model/header.hpp"
+#include "model/limits.hpp"
 
 namespace modelcat::format {
 
 constexpr uint32_t kGgufDefaultAlignment = 32;
 
 // `prefix` is the first prefix.size() bytes of a file of `file_size` bytes.
-ParseResult parse_gguf(std::span<const uint8_t> prefix, uint64_t file_size, const Limits& limits = {});
+ParseResult parse_gguf(std::span<const uint8_t> prefix, uint64_t file_size, const model::Limits& limits = {});
 
 // True when the bytes start with the GGUF magic.
 bool looks_like_gguf(std::span<const uint8_t> prefix);

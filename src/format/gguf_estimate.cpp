@@ -20,7 +20,7 @@ constexpr MergeShape kDefaultMerges{"", 1.0, 1.1};
 constexpr double kEstimateMargin = 1.05;  // element sizes vary: aim a little long rather than read a third time
 constexpr uint64_t kEstimateSlack = 16 << 10;  // small entries after the arrays (bos/eos ids, templates)
 
-const MetadataEntry* find_entry(const std::vector<MetadataEntry>& seen, std::string_view key) {
+const model::MetadataEntry* find_entry(const std::vector<model::MetadataEntry>& seen, std::string_view key) {
     for (const auto& e : seen)
         if (e.key == key) return &e;
     return nullptr;
@@ -28,13 +28,13 @@ const MetadataEntry* find_entry(const std::vector<MetadataEntry>& seen, std::str
 
 // Room for the tokenizer arrays that follow tokenizer.ggml.tokens but have not
 // been reached yet, so that one read sized from this covers a Llama 3 header.
-double unseen_tokenizer_bytes(const std::vector<MetadataEntry>& seen, const GgufProgress& p, uint64_t pos) {
+double unseen_tokenizer_bytes(const std::vector<model::MetadataEntry>& seen, const GgufProgress& p, uint64_t pos) {
     double tokens, per_token;  // count, encoded bytes per entry
     if (p.in_array && p.key == "tokenizer.ggml.tokens" && p.array_done > 0) {
         tokens = double(p.array_length);
         per_token = double(pos - p.array_start) / double(p.array_done);
-    } else if (const MetadataEntry* t = find_entry(seen, "tokenizer.ggml.tokens")) {
-        const auto* a = std::get_if<ArraySummary>(&t->value);  // a hostile file may make it a scalar
+    } else if (const model::MetadataEntry* t = find_entry(seen, "tokenizer.ggml.tokens")) {
+        const auto* a = std::get_if<model::ArraySummary>(&t->value);  // a hostile file may make it a scalar
         if (!a || a->length == 0) return 0;
         tokens = double(a->length);
         per_token = double(a->byte_size) / double(a->length);
@@ -43,7 +43,7 @@ double unseen_tokenizer_bytes(const std::vector<MetadataEntry>& seen, const Gguf
     }
     auto has = [&](std::string_view k) { return p.key == k || find_entry(seen, k); };
     auto text = [&](std::string_view k) {
-        const MetadataEntry* e = find_entry(seen, k);
+        const model::MetadataEntry* e = find_entry(seen, k);
         const std::string* s = e ? std::get_if<std::string>(&e->value) : nullptr;
         return s ? *s : std::string();
     };
@@ -63,7 +63,7 @@ double unseen_tokenizer_bytes(const std::vector<MetadataEntry>& seen, const Gguf
 // the remaining entries and tensors.
 }  // namespace
 
-HeaderEstimate estimate_gguf_header(const GgufProgress& p, const std::vector<MetadataEntry>& seen, uint64_t pos,
+HeaderEstimate estimate_gguf_header(const GgufProgress& p, const std::vector<model::MetadataEntry>& seen, uint64_t pos,
                                     uint64_t needed_end) {
     uint64_t est = std::max(pos, needed_end);
     double rest = 0;

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "format/header.hpp"
+#include "model/header.hpp"
 
 namespace modelcat::format {
 
@@ -29,7 +29,7 @@ struct GgufProgress {
 struct HeaderEstimate {
     uint64_t likely, generous;
 };
-HeaderEstimate estimate_gguf_header(const GgufProgress& p, const std::vector<MetadataEntry>& seen, uint64_t pos,
+HeaderEstimate estimate_gguf_header(const GgufProgress& p, const std::vector<model::MetadataEntry>& seen, uint64_t pos,
                                     uint64_t needed_end);
 
 }  // namespace modelcat::format

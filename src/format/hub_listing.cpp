@@ -2,17 +2,18 @@
 
 #include <simdjson.h>
 
-#include "format/header.hpp"
 #include "format/json_document.hpp"
 #include "format/path_check.hpp"
+#include "model/error.hpp"
+#include "model/header.hpp"
 
 namespace modelcat::format {
 
-std::vector<HubFile> parse_hub_listing(std::span<const uint8_t> json) {
+std::vector<HubTreeEntry> parse_hub_listing(std::span<const uint8_t> json) {
     simdjson::dom::parser parser;
     simdjson::dom::array entries;
-    if (parse_json(parser, json, "Hub listing").get_array().get(entries)) throw FormatError::at_json_path("$", "Hub listing is not a JSON array");
-    std::vector<HubFile> files;
+    if (parse_json(parser, json, "Hub listing").get_array().get(entries)) throw model::FormatError::at_json_path("$", "Hub listing is not a JSON array");
+    std::vector<HubTreeEntry> files;
     size_t i = 0;  // the entry's index, for error paths
     for (auto e : entries) {
         std::string_view type, path;
@@ -20,14 +21,14 @@ std::vector<HubFile> parse_hub_listing(std::span<const uint8_t> json) {
         at.insert(at.begin(), '[');
         at += ']';
         if (e["type"].get_string().get(type) || e["path"].get_string().get(path))
-            throw FormatError::at_json_path(at, "Hub listing entry has no string \"type\" and \"path\"");
+            throw model::FormatError::at_json_path(at, "Hub listing entry has no string \"type\" and \"path\"");
         if (type != "file") continue;
         if (auto why = escapes_folder(path))
-            throw FormatError::at_json_path(at + ".path", "Hub listing path '" + std::string(path) + "' escapes the repository (" + *why + ")");
-        HubFile f;
+            throw model::FormatError::at_json_path(at + ".path", "Hub listing path '" + std::string(path) + "' escapes the repository (" + *why + ")");
+        HubTreeEntry f;
         f.path = std::string(path);
         if (e["size"].get_uint64().get(f.size))
-            throw FormatError::at_json_path(at + ".size", "Hub listing entry '" + f.path + "' has no non-negative \"size\"");
+            throw model::FormatError::at_json_path(at + ".size", "Hub listing entry '" + f.path + "' has no non-negative \"size\"");
         std::string_view oid;
         // a gated repo masks hashes with '*': unknown, not a different content
         auto unmasked = [](std::string_view v) { return v.find('*') == std::string_view::npos; };

@@ -9,7 +9,7 @@
 
 namespace modelcat::format {
 
-struct HubFile {
+struct HubTreeEntry {
     std::string path;
     uint64_t size = 0;
     std::optional<std::string> sha256;    // lfs.oid: the content's sha256 (LFS files only)
@@ -18,6 +18,6 @@ struct HubFile {
 
 // Files only (directories skipped); throws FormatError on malformed JSON or
 // entries, and refuses paths that are absolute or contain "..".
-std::vector<HubFile> parse_hub_listing(std::span<const uint8_t> json);
+std::vector<HubTreeEntry> parse_hub_listing(std::span<const uint8_t> json);
 
 }  // namespace modelcat::format

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "format/utf8.hpp"
+#include "model/utf8.hpp"
 
 namespace modelcat::format {
 
@@ -13,7 +13,7 @@ void append_json_string(std::string& out, std::string_view s) {
     for (size_t i = 0; i < s.size();) {
         auto c = static_cast<unsigned char>(s[i]);
         if (c >= 0x80) {
-            size_t n = utf8_sequence_at(s, i);
+            size_t n = model::utf8_sequence_at(s, i);
             if (n == 0) {
                 out += "\\ufffd";
                 ++i;

@@ -5,8 +5,9 @@
 #include <cmath>
 #include <numbers>
 
-#include "format/header.hpp"
 #include "format/json_document.hpp"
+#include "model/error.hpp"
+#include "model/header.hpp"
 
 namespace modelcat::format {
 
@@ -19,13 +20,13 @@ std::optional<double> number(simdjson::dom::object o, std::string_view key, cons
     if (e.get_double().get(d) == simdjson::SUCCESS) return d;
     if (int64_t i; e.get_int64().get(i) == simdjson::SUCCESS) return static_cast<double>(i);
     if (uint64_t u; e.get_uint64().get(u) == simdjson::SUCCESS) return static_cast<double>(u);
-    throw FormatError(0, "config.json: " + path + std::string(key) + " is not a number");
+    throw model::FormatError(0, "config.json: " + path + std::string(key) + " is not a number");
 }
 
 std::optional<uint64_t> count(simdjson::dom::object o, std::string_view key) {
     auto d = number(o, key, "$.");
     if (!d) return std::nullopt;
-    if (*d < 0 || *d != std::floor(*d)) throw FormatError(0, "config.json: $." + std::string(key) + " is not a whole number");
+    if (*d < 0 || *d != std::floor(*d)) throw model::FormatError(0, "config.json: $." + std::string(key) + " is not a whole number");
     return static_cast<uint64_t>(*d);
 }
 

@@ -2,8 +2,9 @@
 
 #include <simdjson.h>
 
-#include "format/header.hpp"
 #include "format/json_document.hpp"
+#include "model/error.hpp"
+#include "model/header.hpp"
 
 namespace modelcat::format {
 
@@ -19,7 +20,7 @@ bool is_sha256_digest(std::string_view d) {
 std::vector<OllamaLayer> parse_ollama_manifest(std::span<const uint8_t> json) {
     simdjson::dom::parser parser;
     simdjson::dom::array layers;
-    if (parse_json_object(parser, json, "manifest")["layers"].get_array().get(layers)) throw FormatError::at_json_path("layers", "manifest has no \"layers\" array");
+    if (parse_json_object(parser, json, "manifest")["layers"].get_array().get(layers)) throw model::FormatError::at_json_path("layers", "manifest has no \"layers\" array");
     std::vector<OllamaLayer> out;
     size_t i = 0;
     for (auto e : layers) {
@@ -27,10 +28,10 @@ std::vector<OllamaLayer> parse_ollama_manifest(std::span<const uint8_t> json) {
         std::string_view media, digest;
         OllamaLayer l;
         if (e["mediaType"].get_string().get(media))
-            throw FormatError::at_json_path(at + ".mediaType", "layer has no string \"mediaType\"");
+            throw model::FormatError::at_json_path(at + ".mediaType", "layer has no string \"mediaType\"");
         if (e["digest"].get_string().get(digest) || !is_sha256_digest(digest))
-            throw FormatError::at_json_path(at + ".digest", "layer digest is not \"sha256:\" and 64 lowercase hex digits");
-        if (e["size"].get_uint64().get(l.size)) throw FormatError::at_json_path(at + ".size", "layer has no non-negative \"size\"");
+            throw model::FormatError::at_json_path(at + ".digest", "layer digest is not \"sha256:\" and 64 lowercase hex digits");
+        if (e["size"].get_uint64().get(l.size)) throw model::FormatError::at_json_path(at + ".size", "layer has no non-negative \"size\"");
         l.media_type = std::string(media);
         l.digest = std::string(digest);
         out.push_back(std::move(l));

@@ -10,7 +10,10 @@
 #include <unordered_set>
 
 #include "format/byte_cursor.hpp"
-#include "format/content_hash.hpp"
+#include "format/parse_result.hpp"
+#include "model/content_hash.hpp"
+#include "model/error.hpp"
+#include "model/limits.hpp"
 
 namespace modelcat::format {
 
@@ -54,14 +57,14 @@ std::vector<uint64_t> key_offsets(std::string_view json, size_t open) {
 
 class SafetensorsParser {
 public:
-    SafetensorsParser(std::string_view json, uint64_t file_size, const Limits& limits)
+    SafetensorsParser(std::string_view json, uint64_t file_size, const model::Limits& limits)
         : json_(json), file_size_(file_size), limits_(limits) {}
-    FileHeader parse();
+    model::FileHeader parse();
 
 private:
     // `offset` is where the tensor's key starts in the file.
     [[noreturn]] static void fail(uint64_t offset, std::string_view name, const std::string& msg) {
-        throw FormatError(offset, "tensor '" + std::string(name) + "': " + msg);
+        throw model::FormatError(offset, "tensor '" + std::string(name) + "': " + msg);
     }
     void read_metadata(simdjson::dom::element value, uint64_t key_offset);
     void read_tensor(std::string_view name, simdjson::dom::element value, uint64_t offset);
@@ -69,15 +72,15 @@ private:
 
     std::string_view json_;
     uint64_t file_size_;
-    const Limits& limits_;
-    FileHeader h_;
+    const model::Limits& limits_;
+    model::FileHeader h_;
     std::vector<uint64_t> ends_;  // data_offsets[1] of each tensor, in h_.tensors order
 };
 
 void SafetensorsParser::read_metadata(simdjson::dom::element value, uint64_t key_offset) {
     if (value.is_null()) return;
     simdjson::dom::object obj;
-    if (value.get_object().get(obj)) throw FormatError(key_offset, "__metadata__ must be an object or null");
+    if (value.get_object().get(obj)) throw model::FormatError(key_offset, "__metadata__ must be an object or null");
     // the value's '{' is the first after the key: a key's raw text holds none
     const std::vector<uint64_t> at = key_offsets(json_, json_.find('{', key_offset - 8));
     std::unordered_set<std::string_view> seen;
@@ -88,9 +91,9 @@ void SafetensorsParser::read_metadata(simdjson::dom::element value, uint64_t key
             h_.warnings.push_back({offset, "duplicate __metadata__ key '" + std::string(field.key) + "' (first value kept)"});
             continue;
         }
-        MetadataEntry e;
+        model::MetadataEntry e;
         e.key = std::string(field.key);
-        e.type = ValueType::string;
+        e.type = model::ValueType::string;
         e.offset = offset;
         std::string_view s;
         if (field.value.get_string().get(s) == simdjson::SUCCESS) e.value = std::string(s);
@@ -108,7 +111,7 @@ void SafetensorsParser::read_tensor(std::string_view name, simdjson::dom::elemen
     if (obj["shape"].get_array().get(shape)) fail(offset, name, "missing or non-array \"shape\"");
     if (obj["data_offsets"].get_array().get(offsets)) fail(offset, name, "missing or non-array \"data_offsets\"");
 
-    TensorInfo t;
+    model::TensorInfo t;
     t.name = std::string(name);
     t.type_name = std::string(dtype);
     t.info_offset = offset;
@@ -156,7 +159,7 @@ void SafetensorsParser::check_layout() {
     const uint64_t data_bytes = file_size_ - h_.data_start;
     uint64_t expect = 0;
     for (size_t i : order) {
-        const TensorInfo& t = h_.tensors[i];
+        const model::TensorInfo& t = h_.tensors[i];
         if (t.offset > expect) fail(t.info_offset, t.name, "hole in the data: bytes [" + std::to_string(expect) + ", " +
                                                 std::to_string(t.offset) + ") belong to no tensor");
         if (t.offset < expect) fail(t.info_offset, t.name, "data_offsets [" + std::to_string(t.offset) + ", " + std::to_string(ends_[i]) +
@@ -167,28 +170,28 @@ void SafetensorsParser::check_layout() {
         expect = ends_[i];
     }
     if (expect != data_bytes)
-        throw FormatError(h_.data_start + expect, std::to_string(data_bytes - expect) +
+        throw model::FormatError(h_.data_start + expect, std::to_string(data_bytes - expect) +
                                                       " trailing bytes after the last tensor's data");
 }
 
-FileHeader SafetensorsParser::parse() {
-    h_.format = Format::safetensors;
+model::FileHeader SafetensorsParser::parse() {
+    h_.format = model::Format::safetensors;
     h_.file_size = file_size_;
     h_.data_start = h_.header_bytes = h_.parsed_bytes = 8 + json_.size();
     simdjson::dom::parser parser;
     simdjson::dom::element root;
     if (auto err = parser.parse(json_.data(), json_.size()).get(root))
-        throw FormatError(8, std::string("header is not valid JSON: ") + simdjson::error_message(err));
+        throw model::FormatError(8, std::string("header is not valid JSON: ") + simdjson::error_message(err));
     simdjson::dom::object obj;
-    if (root.get_object().get(obj)) throw FormatError(8, "header is not a JSON object");
+    if (root.get_object().get(obj)) throw model::FormatError(8, "header is not a JSON object");
     const std::vector<uint64_t> at = key_offsets(json_, json_.find('{'));
     std::unordered_set<std::string_view> keys;
     size_t i = 0;
     for (auto field : obj) {
         const uint64_t offset = 8 + at.at(i++);
-        if (!keys.insert(field.key).second) throw FormatError(offset, "duplicate key '" + std::string(field.key) + "'");
+        if (!keys.insert(field.key).second) throw model::FormatError(offset, "duplicate key '" + std::string(field.key) + "'");
         if (h_.tensors.size() >= limits_.max_tensors)
-            throw FormatError(offset, "more than the cap of " + std::to_string(limits_.max_tensors) + " tensors");
+            throw model::FormatError(offset, "more than the cap of " + std::to_string(limits_.max_tensors) + " tensors");
         if (field.key == "__metadata__") read_metadata(field.value, offset);
         else read_tensor(field.key, field.value, offset);
     }
@@ -204,7 +207,7 @@ std::optional<uint32_t> safetensors_dtype_bits(std::string_view dtype) {
     return std::nullopt;
 }
 
-ParseResult parse_safetensors(std::span<const uint8_t> prefix, uint64_t file_size, const Limits& limits) {
+ParseResult parse_safetensors(std::span<const uint8_t> prefix, uint64_t file_size, const model::Limits& limits) {
     ByteCursor cur(prefix, file_size);
     uint64_t n;
     try {
@@ -213,14 +216,14 @@ ParseResult parse_safetensors(std::span<const uint8_t> prefix, uint64_t file_siz
         return NeedMore{o.needed_end, std::min<uint64_t>(file_size, 1 << 16)};
     }
     uint64_t cap = std::min(kSafetensorsMaxHeader, limits.max_header_bytes);
-    if (n > cap) throw FormatError(0, "header length " + std::to_string(n) + " exceeds the cap of " + std::to_string(cap));
+    if (n > cap) throw model::FormatError(0, "header length " + std::to_string(n) + " exceeds the cap of " + std::to_string(cap));
     if (n > file_size - 8)
-        throw FormatError(0, "header length " + std::to_string(n) + " runs past the end of the file (" +
+        throw model::FormatError(0, "header length " + std::to_string(n) + " runs past the end of the file (" +
                                  std::to_string(file_size) + " bytes)");
     if (prefix.size() < 8 + n) return NeedMore{8 + n, 8 + n};
     std::string_view json(reinterpret_cast<const char*>(prefix.data()) + 8, n);
-    FileHeader h = SafetensorsParser(json, file_size, limits).parse();
-    ContentHash hash;
+    model::FileHeader h = SafetensorsParser(json, file_size, limits).parse();
+    model::ContentHash hash;
     hash.update(prefix.first(h.parsed_bytes));
     h.header_hash = hash.digest();
     return h;

@@ -6,7 +6,9 @@
 #include <span>
 #include <string_view>
 
-#include "format/header.hpp"
+#include "format/parse_result.hpp"
+#include "model/header.hpp"
+#include "model/limits.hpp"
 
 namespace modelcat::format {
 
@@ -16,6 +18,6 @@ constexpr uint64_t kSafetensorsMaxHeader = 100'000'000;  // the format's own lim
 // does not know (kept as text, size measured from data_offsets).
 std::optional<uint32_t> safetensors_dtype_bits(std::string_view dtype);
 
-ParseResult parse_safetensors(std::span<const uint8_t> prefix, uint64_t file_size, const Limits& limits = {});
+ParseResult parse_safetensors(std::span<const uint8_t> prefix, uint64_t file_size, const model::Limits& limits = {});
 
 }  // namespace modelcat::format

@@ -1,7 +1,9 @@
 #pragma once
 // Local files read by a small pool of threads (pread), so a crawl keeps
 // several reads in flight; the same threads run offloaded work, and
-// completions are handed back to run()'s thread.
+// completions are handed back to run()'s thread. With no threads, reads and
+// work run inline, in submit() and offload(): a synchronous reader
+// (io::SyncFile) needs no pool.
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -13,11 +15,10 @@
 
 namespace modelcat::io {
 
-// index.json and config.json are small: a whole-file read past this is refused.
-inline constexpr uint64_t kMaxWholeFileBytes = 64ull << 20;
-
 class LocalReader final : public RangeReader {
 public:
+    // A file is opened so that it cannot block: checked before opening, opened with O_NONBLOCK,
+    // checked again with fstat; anything but a regular file fails the read.
     explicit LocalReader(unsigned threads, uint64_t max_whole_file = kMaxWholeFileBytes);
     ~LocalReader() override;
     LocalReader(const LocalReader&) = delete;

@@ -1,9 +1,9 @@
 #pragma once
-// Asynchronous reads of byte ranges, local or remote, behind one interface:
-// the crawl's model pipeline submits reads with a callback and drives them
-// with run(); callbacks run on the caller's thread, inside run(), and may
-// submit more. Local files complete on a small thread pool, HTTP(S) URLs on
-// libcurl's multi interface.
+// Reads of byte ranges, local or remote, behind one interface: the crawl's
+// model pipeline submits reads with a callback and drives them with run();
+// callbacks run on the caller's thread, inside run(), and may submit more.
+// Local files complete on a small thread pool (or inline), HTTP(S) URLs on
+// libcurl's multi interface. io::SyncFile reads one file synchronously over any of them.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -11,27 +11,30 @@
 #include <utility>
 #include <vector>
 
-#include "io/byte_buffer.hpp"
+#include "format/byte_buffer.hpp"
 #include "io/file_stat.hpp"
 
 namespace modelcat::io {
 
+// A whole-file read (length 0) is for small files (index.json, config.json, manifests): past this it is refused.
+inline constexpr uint64_t kMaxWholeFileBytes = 64ull << 20;
+
 struct RangeRequest {
     std::string location;  // a path or an http(s):// URL
     uint64_t offset = 0;
-    uint64_t length = 0;   // 0: the whole (small) file, capped by the reader
+    uint64_t length = 0;   // 0: the whole (small) file, capped at kMaxWholeFileBytes or the reader's own cap
     std::optional<std::string> if_none_match = std::nullopt;  // remote: an ETag; a 304 answers "unchanged"
     bool with_token = false;  // remote: send the reader's token (the caller decides which hosts get it)
     std::string budget = {};  // remote: the server's rate-limit budget this request spends ("" none)
     // local: the bytes go onto the end of this buffer (alive, and touched by nothing else, until the
     // reply), not into the reply's body: a header is read into one buffer, not copied out of several
-    ByteBuffer* append_to = nullptr;
+    format::ByteBuffer* append_to = nullptr;
 };
 
 struct RangeReply {
     std::string location;                // as requested
     long status = 0;                     // HTTP status (206, 200, 304, 404 ...); local files: 206, or 404 when missing
-    ByteBuffer body;                     // the bytes read
+    format::ByteBuffer body;                     // the bytes read
     std::optional<uint64_t> total_size;  // the whole file's size
     std::optional<FileStat> stat;        // local files: what fstat said before reading
     std::string etag, last_modified, final_url;

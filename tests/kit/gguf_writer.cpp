@@ -4,8 +4,9 @@
 #include <bit>
 #include <stdexcept>
 
-#include "format/ggml_types.hpp"
 #include "format/gguf.hpp"
+#include "format/parse_result.hpp"
+#include "model/ggml_types.hpp"
 
 namespace modelcat::kit {
 
@@ -188,7 +189,7 @@ void GgufWriter::add_tensor_at(std::string name, std::vector<uint64_t> dims, uin
     if (!bytes) {
         uint64_t elements = 1;
         for (uint64_t d : dims) elements *= d;
-        bytes = format::ggml_expected_bytes(type, elements);
+        bytes = model::ggml_expected_bytes(type, elements);
         if (!bytes) throw std::invalid_argument("GgufWriter: give the byte size of tensor " + name);
     }
     tensors_.push_back({std::move(name), std::move(dims), type, offset, *bytes});
@@ -275,10 +276,10 @@ void GgufWriter::write_header_only(const std::filesystem::path& path) const {
     write_file(path, head, head.size(), DataMode::sparse);
 }
 
-format::FileHeader parse_header(const GgufWriter& w) {
+model::FileHeader parse_header(const GgufWriter& w) {
     const std::vector<uint8_t> bytes = w.header();
     format::ParseResult r = format::parse_gguf(bytes, w.file_size());
-    if (auto* h = std::get_if<format::FileHeader>(&r)) return std::move(*h);
+    if (auto* h = std::get_if<model::FileHeader>(&r)) return std::move(*h);
     throw std::runtime_error("the parser asked for more than the written header's " + std::to_string(bytes.size()) +
                              " bytes");
 }

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "file_out.hpp"
-#include "format/header.hpp"
+#include "model/header.hpp"
 
 namespace modelcat::kit {
 
@@ -153,6 +153,6 @@ private:
 
 // The writer's header as modelcat's GGUF parser reads it (its bytes, and the file's size);
 // throws when the parser does not return a header.
-format::FileHeader parse_header(const GgufWriter& w);
+model::FileHeader parse_header(const GgufWriter& w);
 
 }  // namespace modelcat::kit

@@ -9,9 +9,9 @@
 #include <stdexcept>
 
 #include "format/dequant.hpp"
-#include "format/ggml_types.hpp"
 #include "gguf_writer.hpp"
 #include "kit_quantize.hpp"
+#include "model/ggml_types.hpp"
 #include "safetensors_writer.hpp"
 
 namespace modelcat::kit {
@@ -170,7 +170,7 @@ std::vector<uint8_t> encode(const std::vector<float>& f, uint32_t type) {
     std::vector<uint8_t> out;
     if (type == kQ8_0) quantize_q8_0(f, out);
     else if (type == kQ4_K) quantize_q4_k(f, out);
-    else out.resize(format::ggml_expected_bytes(type, f.size()).value());  // no quantizer here: zero blocks of the right size
+    else out.resize(model::ggml_expected_bytes(type, f.size()).value());  // no quantizer here: zero blocks of the right size
     return out;
 }
 

@@ -10,9 +10,10 @@
 #include <sstream>
 
 #include "fuzz/header_checks.hpp"
+#include "model/error.hpp"
 
 namespace fs = std::filesystem;
-using modelcat::format::Format;
+using modelcat::model::Format;
 
 namespace {
 
@@ -34,7 +35,7 @@ TEST_P(CorpusReplay, EveryInputParsesOrIsAFormatError) {
         const std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};
         for (Format f : {Format::gguf, Format::safetensors})
             for (const std::string& broken : modelcat::fuzzcheck::check_input(f, bytes))
-                ADD_FAILURE() << entry.path().filename() << " as " << modelcat::format::format_name(f) << ": " << broken;
+                ADD_FAILURE() << entry.path().filename() << " as " << modelcat::model::format_name(f) << ": " << broken;
     }
     EXPECT_GT(files, 0u) << "no inputs in " << GetParam();
 }

@@ -12,9 +12,11 @@
 
 #include "format/checkpoint.hpp"
 #include "format/hub_listing.hpp"
+#include "model/error.hpp"
 
 namespace fs = std::filesystem;
 using namespace modelcat::format;
+using namespace modelcat::model;
 
 namespace {
 

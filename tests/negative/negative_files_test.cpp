@@ -7,9 +7,12 @@
 #include <cstring>
 
 #include "format/gguf.hpp"
+#include "format/parse_result.hpp"
 #include "format/safetensors.hpp"
 #include "kit/gguf_writer.hpp"
 #include "kit/safetensors_writer.hpp"
+#include "model/error.hpp"
+#include "model/limits.hpp"
 
 using namespace modelcat;
 using kit::GgufType;
@@ -26,7 +29,7 @@ struct Case {
     uint64_t file_size;
     uint64_t offset;             // where the error is reported
     std::string message;         // the whole error text
-    format::Limits limits = {};
+    model::Limits limits = {};
 };
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
@@ -43,7 +46,7 @@ template <typename Parse>
 std::pair<uint64_t, std::string> error_of(Parse parse, const Case& c) {
     try {
         return outcome(parse(c.bytes, c.file_size, c.limits));
-    } catch (const format::FormatError& e) {
+    } catch (const model::FormatError& e) {
         return {e.offset().value_or(~1ull), e.what()};  // the header parsers always know where
     }
 }
@@ -131,7 +134,7 @@ std::vector<Case> gguf_header_cases() {
     b = file_of(base());
     b.resize(40);
     cases.push_back({"prefix_needs_more_than_the_cap", b, 256, 32, "header needs more than the cap of 32 bytes",
-                     format::Limits{.max_header_bytes = 32}});
+                     model::Limits{.max_header_bytes = 32}});
     return cases;
 }
 
@@ -326,11 +329,11 @@ INSTANTIATE_TEST_SUITE_P(KeyValue, NegativeGguf, ::testing::ValuesIn(gguf_key_va
 INSTANTIATE_TEST_SUITE_P(TensorInfo, NegativeGguf, ::testing::ValuesIn(gguf_tensor_info_cases()), case_name);
 INSTANTIATE_TEST_SUITE_P(DataLayout, NegativeGguf, ::testing::ValuesIn(gguf_data_layout_cases()), case_name);
 
-format::FileHeader parsed(const GgufWriter& w) {
+model::FileHeader parsed(const GgufWriter& w) {
     std::vector<uint8_t> b = file_of(w);
     format::ParseResult r = format::parse_gguf(b, b.size());
-    if (!std::holds_alternative<format::FileHeader>(r)) throw std::runtime_error("asked for more bytes");
-    return std::get<format::FileHeader>(std::move(r));
+    if (!std::holds_alternative<model::FileHeader>(r)) throw std::runtime_error("asked for more bytes");
+    return std::get<model::FileHeader>(std::move(r));
 }
 
 #define EXPECT_WARNING(h, at, text)                  \
@@ -343,15 +346,15 @@ format::FileHeader parsed(const GgufWriter& w) {
 TEST(AcceptedGguf, ArraysNestedExactlyToTheCap) {
     GgufValue deep = GgufValue::array(GgufType::u8, {GgufValue::u8(7)});
     for (int i = 0; i < 7; ++i) deep = GgufValue::array(GgufType::array, {deep});
-    format::FileHeader h = parsed(one_kv("deep", deep));
-    EXPECT_EQ(std::get<format::ArraySummary>(h.metadata.at(0).value).json, "[[[[[[[[7]]]]]]]]");
+    model::FileHeader h = parsed(one_kv("deep", deep));
+    EXPECT_EQ(std::get<model::ArraySummary>(h.metadata.at(0).value).json, "[[[[[[[[7]]]]]]]]");
 }
 
 TEST(AcceptedGguf, DuplicateKeyWithTheSameValueWarns) {
     GgufWriter w;
     w.add_kv("a", GgufValue::u8(1));
     w.add_kv("a", GgufValue::u8(1));
-    format::FileHeader h = parsed(w);
+    model::FileHeader h = parsed(w);
     EXPECT_EQ(h.metadata.size(), 1u);
     EXPECT_WARNING(h, w.kv_offset(1), "duplicate key 'a' (first value kept, same value)");
 }
@@ -362,7 +365,7 @@ TEST(AcceptedGguf, DuplicateAlignmentIsNotCheckedAndDoesNotApply) {
     w.add_kv("general.alignment", GgufValue::u32(3));
     w.set_alignment(64);
     w.add_tensor("t", {8}, 0);
-    format::FileHeader h = parsed(w);
+    model::FileHeader h = parsed(w);
     EXPECT_EQ(h.alignment, 64u);
     EXPECT_WARNING(h, w.kv_offset(1), "duplicate key 'general.alignment' (first value kept, this one differs)");
 }
@@ -372,8 +375,8 @@ TEST(AcceptedGguf, BoolByteOtherThanZeroOrOneReadsAsTrue) {
     w.add_kv("b", GgufValue::u8(2));
     std::vector<uint8_t> b = file_of(w);
     put_u32(b, w.kv_offset(0) + 8 + 1, static_cast<uint32_t>(GgufType::boolean));  // the byte 2, typed bool
-    auto h = std::get<format::FileHeader>(format::parse_gguf(b, b.size()));
-    EXPECT_EQ(h.metadata.at(0).value, format::MetadataValue(true));
+    auto h = std::get<model::FileHeader>(format::parse_gguf(b, b.size()));
+    EXPECT_EQ(h.metadata.at(0).value, model::MetadataValue(true));
 }
 
 // GGUF strings are bytes; the array's JSON must still be valid UTF-8, so each
@@ -385,9 +388,9 @@ TEST(AcceptedGguf, InvalidUtf8InAStringArrayBecomesReplacementCharacters) {
                                "\xe0\x80\xaf",       // overlong '/'
                                "\xc0\xaf",           // overlong '/'
                                "ok \xe2\x82\xac"};   // valid: the euro sign stays
-    format::FileHeader h = parsed(one_kv("s", GgufValue::string_array({std::begin(bad), std::end(bad)})));
+    model::FileHeader h = parsed(one_kv("s", GgufValue::string_array({std::begin(bad), std::end(bad)})));
     const std::string r = "\\ufffd";
-    EXPECT_EQ(std::get<format::ArraySummary>(h.metadata.at(0).value).json,
+    EXPECT_EQ(std::get<model::ArraySummary>(h.metadata.at(0).value).json,
               "[\"" + r + r + r + r + "\",\"" + r + r + r + r + "\",\"" + r + r + r + "\",\"" + r + r + r + "\",\"" + r +
                   r + "\",\"ok \xe2\x82\xac\"]");
 }
@@ -408,7 +411,7 @@ TEST(AcceptedGguf, PrefixEstimateWithTokensKeyThatIsNotAnArray) {
 // n_dims 0 is a scalar: one element (ggml's ne[] default to 1), not an error.
 TEST(AcceptedGguf, ZeroDimensionsIsAScalar) {
     OneTensor s = one_tensor("scalar", {}, 0);
-    format::FileHeader h = parsed(s.w);
+    model::FileHeader h = parsed(s.w);
     ASSERT_EQ(h.tensors.size(), 1u);
     EXPECT_TRUE(h.tensors[0].dims.empty());
     EXPECT_EQ(h.tensors[0].n_elements, 1u);
@@ -420,7 +423,7 @@ TEST(AcceptedGguf, TypeIdOutOfTheTableIsKeptWithAWarning) {
     for (uint32_t id : {4u, 43u, 4000u}) {  // removed (Q4_2), the next id, far out
         SCOPED_TRACE(id);
         OneTensor t = one_tensor("new", {64}, id, 100);
-        format::FileHeader h = parsed(t.w);
+        model::FileHeader h = parsed(t.w);
         EXPECT_EQ(h.tensors.at(0).type_id, id);
         EXPECT_EQ(h.tensors[0].type_name, "type_" + std::to_string(id));
         EXPECT_EQ(h.tensors[0].bytes, 100u);
@@ -432,7 +435,7 @@ TEST(AcceptedGguf, TypeIdOutOfTheTableIsKeptWithAWarning) {
 
 TEST(AcceptedGguf, RowNotWholeBlocksButTotalIsWarnsAtNDims) {
     OneTensor t = one_tensor("w", {128, 2}, 12);  // Q4_K: 256 elements = one block
-    format::FileHeader h = parsed(t.w);
+    model::FileHeader h = parsed(t.w);
     EXPECT_EQ(h.tensors.at(0).expected_bytes, 144u);
     EXPECT_WARNING(h, t.n_dims_at, "tensor 'w': ne[0] = 128 is not a multiple of the Q4_K block size 256");
 }
@@ -472,7 +475,7 @@ std::vector<Case> safetensors_length_cases() {
                      "header length 100000001 exceeds the cap of 100000000"});
     put_u64(b, 0, 65);
     cases.push_back({"length_over_max_header_bytes", b, 1024, 0, "header length 65 exceeds the cap of 64",
-                     format::Limits{.max_header_bytes = 64}});
+                     model::Limits{.max_header_bytes = 64}});
     put_u64(b, 0, 1000);
     cases.push_back({"length_past_the_file", b, 16, 0, "header length 1000 runs past the end of the file (16 bytes)"});
     put_u64(b, 0, 9);
@@ -599,9 +602,9 @@ INSTANTIATE_TEST_SUITE_P(Layout, NegativeSafetensors, ::testing::ValuesIn(safete
 TEST(AcceptedSafetensors, DuplicateMetadataKeyKeepsTheFirstAndWarns) {
     const std::string json = R"({"__metadata__":{"k":"1","k":"2"}})";
     std::vector<uint8_t> b = st_file(json, 0);
-    auto h = std::get<format::FileHeader>(format::parse_safetensors(b, b.size()));
+    auto h = std::get<model::FileHeader>(format::parse_safetensors(b, b.size()));
     ASSERT_EQ(h.metadata.size(), 1u);
-    EXPECT_EQ(h.metadata[0].value, format::MetadataValue(std::string("1")));
+    EXPECT_EQ(h.metadata[0].value, model::MetadataValue(std::string("1")));
     EXPECT_EQ(h.metadata[0].offset, at(json, "\"k\""));
     EXPECT_WARNING(h, at(json, "\"k\"", 1), "duplicate __metadata__ key 'k' (first value kept)");
 }

@@ -1,0 +1,80 @@
+#include "catalog/database.hpp"
+
+#include <SQLiteCpp/Exception.h>
+#include <sqlite3.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+
+#include "catalog/schema.hpp"
+
+namespace modelcat::catalog {
+
+namespace {
+
+// A file: URI for `path`, with the characters URIs reserve escaped.
+std::string file_uri(const std::string& path, const char* query) {
+    std::string uri = "file:";
+    for (char c : path) {
+        if (c == '%' || c == '?' || c == '#') {
+            char buf[4];
+            std::snprintf(buf, sizeof buf, "%%%02X", static_cast<unsigned char>(c));
+            uri += buf;
+        } else {
+            uri += c;
+        }
+    }
+    return uri + "?" + query;
+}
+
+// mode=ro reads a live catalogue, -wal included. It fails when the -shm cannot
+// be created (a read-only folder): then, if there is no -wal either, nothing
+// can be writing it, and immutable=1 reads the published file as it is.
+SQLite::Database open_published_or_live(const std::string& path) {
+    SQLite::Database live(file_uri(path, "mode=ro"), SQLite::OPEN_READONLY | SQLite::OPEN_URI, kBusyTimeoutMs);
+    try {
+        live.execAndGet("PRAGMA schema_version");
+        return live;
+    } catch (const SQLite::Exception& e) {
+        std::error_code ec;
+        const bool cannot_open_shm = e.getErrorCode() == SQLITE_READONLY || e.getErrorCode() == SQLITE_CANTOPEN;
+        if (!cannot_open_shm || std::filesystem::exists(path + "-wal", ec)) throw;
+    }
+    return SQLite::Database(file_uri(path, "immutable=1"), SQLite::OPEN_READONLY | SQLite::OPEN_URI, kBusyTimeoutMs);
+}
+
+}  // namespace
+
+void skip_allocation_counts() {
+    static const int once = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);  // refused, harmlessly, once SQLite has started
+    (void)once;
+}
+
+int catalogue_version(const std::string& path) {
+    require_catalogue_file(path);
+    SQLite::Database db(path, SQLite::OPEN_READONLY);
+    return user_version(db);
+}
+
+void require_catalogue_file(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) throw std::runtime_error("no catalogue at " + path + " (run modelcat crawl first)");
+}
+
+SQLite::Database open_database_read_only(const std::string& path) {
+    require_catalogue_file(path);
+    skip_allocation_counts();
+    SQLite::Database db = open_published_or_live(path);
+    const int version = user_version(db);
+    if (version == 0 && db.execAndGet("SELECT count(*) FROM sqlite_master").getInt() == 0)
+        throw std::runtime_error(path + " is an empty database, not a modelcat catalogue (run modelcat crawl first)");
+    check_schema_not_newer(path, version);
+    if (version < schema_version())
+        throw std::runtime_error("catalogue " + path + " has schema version " + std::to_string(version) +
+                                 "; this modelcat reads version " + std::to_string(schema_version()) +
+                                 ": run `modelcat migrate --db " + path + "` (or a crawl) to upgrade it");
+    return db;
+}
+
+}  // namespace modelcat::catalog

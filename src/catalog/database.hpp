@@ -1,0 +1,28 @@
+#pragma once
+// Opening a catalogue's connection (read-only for readers); the schema itself is
+// catalog/schema.hpp. Used by the Writer and the Reader only.
+#include <SQLiteCpp/Database.h>
+
+#include <string>
+
+namespace modelcat::catalog {
+
+inline constexpr int kBusyTimeoutMs = 30'000;
+
+// SQLite counts every allocation under a global mutex unless told so before its
+// first connection; nothing reads those counts. Call before opening one.
+void skip_allocation_counts();
+
+// The schema version of the existing catalogue at `path`, read without opening it for
+// writing; throws "no catalogue at PATH" when there is none.
+int catalogue_version(const std::string& path);
+
+// Throws "no catalogue at PATH (run modelcat crawl first)" unless `path` is a file.
+void require_catalogue_file(const std::string& path);
+
+// The existing catalogue at `path`, read-only (SQLite's mode=ro): throws "no
+// catalogue at PATH" when missing, and names `modelcat migrate` when its
+// schema is older than this build's.
+SQLite::Database open_database_read_only(const std::string& path);
+
+}  // namespace modelcat::catalog

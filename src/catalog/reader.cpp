@@ -1,0 +1,34 @@
+#include "catalog/reader.hpp"
+
+#include "catalog/audit_store.hpp"
+#include "catalog/database.hpp"
+#include "catalog/report_params.hpp"
+
+namespace modelcat::catalog {
+
+Reader Reader::open(const std::string& path) {
+    return Reader(std::make_unique<SQLite::Database>(open_database_read_only(path)));
+}
+
+QueryResult Reader::run_query(const std::string& sql, const std::map<std::string, std::string>& params) {
+    return catalog::run_query(*db_, sql, params);
+}
+
+std::map<std::string, std::string> Reader::resolve_report_params(const std::string& report, const std::string& sql,
+                                                                 std::map<std::string, std::string> params) {
+    return catalog::resolve_report_params(*db_, report, sql, std::move(params));
+}
+
+int64_t Reader::resolve_model_ref(const std::string& ref) { return catalog::resolve_model_ref(*db_, ref); }
+
+ReportData Reader::load_report_data(const ReportSelection& selection) { return catalog::load_report_data(*db_, selection); }
+
+std::map<std::string, std::string> Reader::tensor_name_map(const std::string& architecture) {
+    return catalog::tensor_name_map(*db_, architecture);
+}
+
+QueryResult Reader::audit_summary(int64_t audit_id) {
+    return run_query(*bundled_query("audit"), {{"audit", std::to_string(audit_id)}});
+}
+
+}  // namespace modelcat::catalog

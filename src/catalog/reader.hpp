@@ -1,0 +1,47 @@
+#pragma once
+// The catalogue's reading door: bundled and user reports, model references
+// and report parameters, the HTML report's data, the audit's tensor name map
+// and its summary. Opened read-only it never creates, migrates or writes; a
+// Writer hands out one over its own connection.
+#include <SQLiteCpp/Database.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "catalog/query.hpp"
+#include "catalog/report_data.hpp"
+
+namespace modelcat::catalog {
+
+class Reader {
+public:
+    // The existing catalogue at `path`: works without write permission on the file or its
+    // folder, and beside a running crawl (WAL). Throws when there is no catalogue or its
+    // schema is not current (naming `modelcat migrate`).
+    static Reader open(const std::string& path);
+
+    // Runs every statement of `sql`; the rows of the last that returns columns (catalog/query.hpp).
+    QueryResult run_query(const std::string& sql, const std::map<std::string, std::string>& params);
+    // `params` as report `report` runs with them (catalog/report_params.hpp).
+    std::map<std::string, std::string> resolve_report_params(const std::string& report, const std::string& sql,
+                                                             std::map<std::string, std::string> params);
+    // The one model that `ref` (model_id, name or location) names.
+    int64_t resolve_model_ref(const std::string& ref);
+    // What the HTML report shows (catalog/report_data.hpp).
+    ReportData load_report_data(const ReportSelection& selection);
+    // tensor_name_map rows of one architecture: source kind -> GGUF kind.
+    std::map<std::string, std::string> tensor_name_map(const std::string& architecture);
+    // The bundled `audit` report of one audit.
+    QueryResult audit_summary(int64_t audit_id);
+
+private:
+    friend class Writer;  // Writer::reader(): a reader over the writer's own connection
+    explicit Reader(SQLite::Database& db) : db_(&db) {}
+    explicit Reader(std::unique_ptr<SQLite::Database> owned) : owned_(std::move(owned)), db_(owned_.get()) {}
+    std::unique_ptr<SQLite::Database> owned_;
+    SQLite::Database* db_;
+};
+
+}  // namespace modelcat::catalog

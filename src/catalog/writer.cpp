@@ -1,0 +1,246 @@
+#include "catalog/writer.hpp"
+
+#include <SQLiteCpp/Statement.h>
+#include <SQLiteCpp/Transaction.h>
+#include <sqlite3.h>
+
+#include <chrono>
+#include <thread>
+
+#include "catalog/audit_store.hpp"
+#include "catalog/database.hpp"
+#include "catalog/model_writer.hpp"
+#include "catalog/named_statement.hpp"
+#include "catalog/schema.hpp"
+#include "catalog/sql_values.hpp"
+#include "catalog/store_names.hpp"
+#include "format/json_text.hpp"
+#include "model/ggml_types.hpp"
+
+namespace modelcat::catalog {
+
+namespace {
+
+const std::string kNow = kSqlNow;
+
+// Runs a statement once per value bound to its first parameter (bindings of
+// the others stay as they were set).
+void exec_each(SQLite::Statement& st, const std::vector<std::string>& values) {
+    for (const auto& v : values) {
+        st.bind(1, v);
+        st.exec();
+        st.reset();
+    }
+}
+
+// Switching to WAL answers SQLITE_BUSY at once, without the busy handler, while
+// another connection opens or closes the database: retry it up to the timeout.
+void use_wal(SQLite::Database& db) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+    for (;;) {
+        try {
+            db.exec("PRAGMA journal_mode = WAL");
+            return;
+        } catch (const SQLite::Exception& e) {
+            if (e.getErrorCode() != SQLITE_BUSY || std::chrono::steady_clock::now() > deadline) throw;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+}
+
+// The catalogue's connection is used by one thread (run()'s, in a crawl), so it needs no mutex of its own.
+SQLite::Database open_writable(const std::string& path) {
+    skip_allocation_counts();
+    return SQLite::Database(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_NOMUTEX, kBusyTimeoutMs);
+}
+
+}  // namespace
+
+Writer::Writer(const std::string& path) : db_(open_writable(path)) {
+    use_wal(db_);
+    db_.exec("PRAGMA synchronous = NORMAL");
+    db_.exec("PRAGMA temp_store = MEMORY");  // a multi-row INSERT's statement journal stays off the disk
+    db_.exec("PRAGMA wal_autocheckpoint = 10000");  // checkpoints fsync: every ~40 MB of WAL, not every 4 MB
+    migrate();
+    db_.exec("PRAGMA foreign_keys = ON");
+}
+
+Writer::~Writer() = default;
+
+void Writer::migrate() { bring_to_current_schema(db_); }
+
+int64_t Writer::begin_crawl(const std::vector<std::string>& inputs) {
+    std::string json = "[";
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        if (i) json += ',';
+        format::append_json_string(json, inputs[i]);
+    }
+    json += ']';
+    SQLite::Statement st(db_, "INSERT INTO crawls (started_at, inputs) VALUES (" + kNow + ", ?)");
+    st.bind(1, json);
+    st.exec();
+    return db_.getLastInsertRowid();
+}
+
+void Writer::finish_crawl(int64_t crawl_id, const CrawlTotals& t) {
+    SQLite::Statement st(db_,
+                         "UPDATE crawls SET finished_at = " + kNow +
+                             ", files_ok = ?, files_failed = ?, tensors = ?, bytes_read = ?, requests = ?, seconds = ?,"
+                             " files_new = ?, files_changed = ?, files_unchanged = ?, files_gone = ?, api_calls = ?,"
+                             " resolver_calls = ?, storage_reads = ?, status = ? WHERE crawl_id = ?");
+    int i = 1;
+    for (uint64_t v : {t.files_ok(), t.files_failed, t.tensors, t.bytes_read, t.requests}) st.bind(i++, static_cast<int64_t>(v));
+    st.bind(i++, t.seconds);
+    for (uint64_t v : {t.files_new, t.files_changed, t.files_unchanged, t.files_gone, t.api_calls, t.resolver_calls, t.storage_reads})
+        st.bind(i++, static_cast<int64_t>(v));
+    st.bind(i++, t.interrupted ? "interrupted" : "finished");
+    st.bind(i, crawl_id);
+    st.exec();
+}
+
+// Prepared once: a nightly re-crawl asks this for every file.
+SQLite::Statement& Writer::prepared(std::unique_ptr<SQLite::Statement>& st, const char* sql) {
+    if (!st) st = std::make_unique<SQLite::Statement>(db_, sql);
+    st->reset();
+    return *st;
+}
+
+std::optional<StoredIdentity> Writer::stored_file(const std::string& location) {
+    SQLite::Statement& st = prepared(stored_file_, "SELECT model_id, size, mtime_ns, inode, device, iif(reread, 'reread', status),"
+                                                   " etag, sha256, xet_hash FROM files WHERE location = ?");
+    st.bind(1, location);
+    if (!st.executeStep()) {
+        st.reset();
+        return std::nullopt;
+    }
+    StoredIdentity f;
+    f.model_id = st.getColumn(0).getInt64();
+    f.size = static_cast<uint64_t>(st.getColumn(1).getInt64());
+    if (!st.getColumn(2).isNull()) f.mtime_ns = st.getColumn(2).getInt64();
+    if (!st.getColumn(3).isNull()) f.inode = static_cast<uint64_t>(st.getColumn(3).getInt64());
+    if (!st.getColumn(4).isNull()) f.device = static_cast<uint64_t>(st.getColumn(4).getInt64());
+    f.status = st.getColumn(5).getString();
+    if (!st.getColumn(6).isNull()) f.etag = st.getColumn(6).getString();
+    if (!st.getColumn(7).isNull()) f.sha256 = st.getColumn(7).getString();
+    if (!st.getColumn(8).isNull()) f.xet_hash = st.getColumn(8).getString();
+    st.reset();  // an open read would pin this connection's snapshot and fail its next write
+    return f;
+}
+
+std::vector<std::string> Writer::model_files(int64_t model_id) {
+    SQLite::Statement& st = prepared(model_files_, "SELECT location FROM files WHERE model_id = ?"
+                                                   " ORDER BY role <> 'data', shard, file_id");
+    st.bind(1, model_id);
+    std::vector<std::string> out;
+    while (st.executeStep()) out.push_back(st.getColumn(0).getString());
+    st.reset();
+    return out;
+}
+
+void Writer::mark_checked(int64_t crawl_id, const std::vector<std::string>& locations) {
+    SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
+    SQLite::Statement st(db_, "UPDATE files SET checked_crawl_id = ?2 WHERE location = ?1");
+    st.bind(2, crawl_id);
+    exec_each(st, locations);
+    tx.commit();
+}
+
+uint64_t Writer::mark_gone(int64_t crawl_id, const std::vector<std::string>& missing, const std::vector<std::string>& dirs,
+                            const std::vector<std::string>& seen) {
+    SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
+    db_.exec("CREATE TEMP TABLE IF NOT EXISTS crawl_seen (location TEXT PRIMARY KEY)");
+    db_.exec("DELETE FROM crawl_seen");
+    SQLite::Statement ins(db_, "INSERT OR IGNORE INTO crawl_seen VALUES (?)");
+    exec_each(ins, seen);
+    // files that go missing: named ones, and under a walked directory but not seen there
+    db_.exec("CREATE TEMP TABLE IF NOT EXISTS crawl_gone (location TEXT PRIMARY KEY)");
+    db_.exec("DELETE FROM crawl_gone");
+    SQLite::Statement named(db_, "INSERT OR IGNORE INTO crawl_gone SELECT location FROM files WHERE location = ? AND status <> 'gone'");
+    exec_each(named, missing);
+    SQLite::Statement under(db_,
+                            "INSERT OR IGNORE INTO crawl_gone SELECT location FROM files WHERE status <> 'gone'"
+                            " AND substr(location, 1, length(?1) + 1) = ?1 || '/'"
+                            " AND location NOT IN (SELECT location FROM crawl_seen)");
+    exec_each(under, dirs);
+    SQLite::Statement ev(db_,
+                         "INSERT INTO model_events (crawl_id, location, event, file_bytes_before, policy_before, census_before)"
+                         " SELECT ?, g.location, 'gone', m.file_bytes, m.policy_hash, q.census FROM crawl_gone g"
+                         " JOIN files f USING (location) JOIN models m USING (model_id) JOIN quant_summary q USING (model_id)");
+    ev.bind(1, crawl_id);
+    ev.exec();
+    SQLite::Statement up(db_, "UPDATE files SET status = 'gone', gone_crawl_id = ? WHERE location IN (SELECT location FROM crawl_gone)");
+    up.bind(1, crawl_id);
+    uint64_t n = static_cast<uint64_t>(up.exec());
+    tx.commit();
+    return n;
+}
+
+void Writer::record_store_names(int64_t crawl_id, const std::vector<model::StoreNameRow>& names,
+                                 const std::vector<std::pair<std::string, std::string>>& model_names,
+                                 const std::vector<std::string>& roots) {
+    write_store_names(db_, crawl_id, names, model_names, roots);
+}
+
+std::vector<model::RateBudgetRow> Writer::rate_budgets() {
+    SQLite::Statement st(db_, "SELECT host, budget, remaining, resets_at, quota, window_s FROM rate_budgets");
+    std::vector<model::RateBudgetRow> out;
+    while (st.executeStep()) {
+        model::RateBudgetRow r{st.getColumn(0).getString(), st.getColumn(1).getString(), st.getColumn(2).getInt64(),
+                        st.getColumn(3).getDouble(), std::nullopt, std::nullopt};
+        if (!st.getColumn(4).isNull()) r.quota = st.getColumn(4).getInt64();
+        if (!st.getColumn(5).isNull()) r.window_s = st.getColumn(5).getDouble();
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+void Writer::save_rate_budgets(int64_t crawl_id, const std::vector<model::RateBudgetRow>& budgets) {
+    SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
+    NamedStatement st(db_, "INSERT OR REPLACE INTO rate_budgets (host, budget, remaining, resets_at, quota, window_s, crawl_id)"
+                           " VALUES (:host, :budget, :remaining, :resets_at, :quota, :window_s, :crawl_id)");
+    for (const auto& b : budgets) {
+        st.bind(":host", b.host);
+        st.bind(":budget", b.budget);
+        st.bind(":remaining", b.remaining);
+        st.bind(":resets_at", b.resets_at);
+        st.bind(":quota", b.quota);
+        st.bind(":window_s", b.window_s);
+        st.bind(":crawl_id", crawl_id);
+        st.exec();
+    }
+    tx.commit();
+}
+
+int64_t Writer::write_model(int64_t crawl_id, const model::ModelRows& rows) {
+    if (!writer_) writer_ = std::make_unique<ModelWriter>(db_);
+    return writer_->write(crawl_id, rows);
+}
+
+int64_t Writer::record_audit(const model::AuditResult& result) { return store_audit(db_, result); }
+
+int64_t Writer::files_to_reread() { return db_.execAndGet("SELECT count(*) FROM files WHERE reread").getInt64(); }
+
+void Writer::record_error(int64_t crawl_id, const std::string& location, std::optional<uint64_t> offset,
+                           const std::string& message) {
+    SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
+    NamedStatement ins(db_, "INSERT INTO errors (crawl_id, location, offset, message)"
+                            " VALUES (:crawl_id, :location, :offset, :message)");
+    ins.bind(":crawl_id", crawl_id);
+    ins.bind(":location", location);
+    ins.bind(":offset", offset ? std::optional<int64_t>(*offset) : std::nullopt);
+    ins.bind(":message", message);
+    ins.exec();
+    SQLite::Statement stale(db_, "UPDATE files SET status = 'stale', last_error = ?, crawl_id = ? WHERE location = ?");
+    stale.bind(1, message);
+    stale.bind(2, crawl_id);
+    stale.bind(3, location);
+    stale.exec();
+    SQLite::Statement ev(db_, "INSERT INTO model_events (crawl_id, location, event, message) VALUES (?, ?, 'failed', ?)");
+    ev.bind(1, crawl_id);
+    ev.bind(2, location);
+    ev.bind(3, message);
+    ev.exec();
+    tx.commit();
+}
+
+}  // namespace modelcat::catalog

@@ -1,0 +1,99 @@
+#pragma once
+// The catalogue's writing door: the only way anything writes the database
+// (crawl bookkeeping, models, errors, gone files, store names, rate budgets,
+// audits). Each model is written in one transaction, so a file is catalogued
+// whole or not at all. Reading goes through catalog::Reader (catalog/reader.hpp).
+#include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Statement.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalog/database.hpp"
+#include "catalog/reader.hpp"
+#include "catalog/schema.hpp"
+#include "model/audit_result.hpp"
+#include "model/rows.hpp"
+
+namespace modelcat::catalog {
+
+class ModelWriter;
+
+// What tells a file changed without reading it, as the catalogue last recorded it.
+struct StoredIdentity {
+    int64_t model_id = 0;
+    std::string status;  // ok | stale | gone | reread (a migration marked it: read it again)
+    uint64_t size = 0;
+    std::optional<int64_t> mtime_ns;
+    std::optional<uint64_t> inode, device;
+    std::optional<std::string> etag, sha256, xet_hash;
+};
+
+struct CrawlTotals {
+    uint64_t files_new = 0, files_changed = 0, files_unchanged = 0, files_gone = 0, files_failed = 0;
+    uint64_t tensors = 0, bytes_read = 0, requests = 0;
+    uint64_t api_calls = 0, resolver_calls = 0, storage_reads = 0;  // requests by the Hub budget they spend
+    bool interrupted = false;  // stopped by a signal or --deadline before every model was done
+    double seconds = 0;
+    uint64_t files_ok() const { return files_new + files_changed; }  // read and catalogued (crawls.files_ok)
+};
+
+class Writer {
+public:
+    // For crawl, audit and migrate only: opens (creating if needed) the database at
+    // `path`, brings it to the current schema and writes the reference rows (schema.hpp).
+    explicit Writer(const std::string& path);
+    ~Writer();
+    static Writer open_for_writing(const std::string& path) { return Writer(path); }
+
+    // Reads through this connection (an in-memory catalogue has no other).
+    Reader reader() { return Reader(db_); }
+
+    int64_t begin_crawl(const std::vector<std::string>& inputs);
+    void finish_crawl(int64_t crawl_id, const CrawlTotals& totals);
+
+    // Replaces whatever was catalogued at the model's location, recording a
+    // 'new' or 'changed' event; returns model_id.
+    int64_t write_model(int64_t crawl_id, const model::ModelRows& rows);
+
+    // Records a failed input; a file catalogued before is kept and marked stale.
+    void record_error(int64_t crawl_id, const std::string& location, std::optional<uint64_t> offset,
+                      const std::string& message);
+
+    std::optional<StoredIdentity> stored_file(const std::string& location);
+    // Locations of a model's files, data files first.
+    std::vector<std::string> model_files(int64_t model_id);
+    // Notes that these files were seen unchanged by the crawl.
+    void mark_checked(int64_t crawl_id, const std::vector<std::string>& locations);
+    // Marks catalogued files missing: those named in `missing`, and those under
+    // any of `dirs` that are not in `seen`. Returns how many became gone.
+    uint64_t mark_gone(int64_t crawl_id, const std::vector<std::string>& missing, const std::vector<std::string>& dirs,
+                       const std::vector<std::string>& seen);
+
+    // The names the crawled stores give their models (catalog/store_names.hpp).
+    void record_store_names(int64_t crawl_id, const std::vector<model::StoreNameRow>& names,
+                            const std::vector<std::pair<std::string, std::string>>& model_names,
+                            const std::vector<std::string>& roots);
+
+    // The request budgets servers announced to earlier crawls, and those this crawl leaves.
+    std::vector<model::RateBudgetRow> rate_budgets();
+    void save_rate_budgets(int64_t crawl_id, const std::vector<model::RateBudgetRow>& budgets);
+
+    // Records an audit and its tensors in one transaction (catalog/audit_store.hpp); returns audit_id.
+    int64_t record_audit(const model::AuditResult& result);
+
+    // Files a migration marked to be read again by the next crawl.
+    int64_t files_to_reread();
+
+private:
+    void migrate();
+    SQLite::Database db_;
+    SQLite::Statement& prepared(std::unique_ptr<SQLite::Statement>& st, const char* sql);
+    std::unique_ptr<ModelWriter> writer_;  // prepared once, on the first model
+    std::unique_ptr<SQLite::Statement> stored_file_, model_files_;
+};
+
+}  // namespace modelcat::catalog

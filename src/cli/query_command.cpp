@@ -1,0 +1,80 @@
+// `modelcat query`: a report from queries/ (or a .sql file) against the
+// catalogue, opened read-only; `--list` names the bundled reports.
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+
+#include "catalog/embedded_sql.hpp"
+#include "catalog/query.hpp"
+#include "catalog/reader.hpp"
+#include "cli/command.hpp"
+#include "cli/printer.hpp"
+#include "cli/terminal.hpp"
+
+namespace modelcat::cli {
+
+namespace {
+
+struct QueryArgs {
+    std::string name, format = "table";
+    std::vector<std::string> params;
+    bool list = false;
+};
+
+int run_report(const std::string& db_path, const std::string& name, const std::vector<std::string>& param_args, const std::string& fmt) {
+    OutputFormat of = parse_output_format(fmt);
+    std::string sql;
+    if (auto q = catalog::bundled_query(name)) {
+        sql = *q;
+    } else if (std::ifstream in(name); in && name.ends_with(".sql")) {
+        std::stringstream ss;
+        ss << in.rdbuf();
+        sql = ss.str();
+    } else {
+        std::cerr << "modelcat query: no report named '" << terminal_safe(name) << "' (see `modelcat query --list`)\n";
+        return kExitUsage;
+    }
+    std::map<std::string, std::string> params;
+    for (const auto& p : param_args) {
+        auto eq = p.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            std::cerr << "modelcat query: --param takes key=value, got '" << terminal_safe(p) << "'\n";
+            return kExitUsage;
+        }
+        params[p.substr(0, eq)] = p.substr(eq + 1);
+    }
+    catalog::Reader reader = catalog::Reader::open(db_path);
+    params = reader.resolve_report_params(name, sql, std::move(params));
+    print_result(std::cout, reader.run_query(sql, params), of);
+    return kExitOk;
+}
+
+int run_query(const std::string& db, const QueryArgs& q) {
+    if (q.list) {
+        for (const auto& r : catalog::bundled_queries())
+            std::cout << r.name << "\t" << catalog::query_summary(std::string(r.sql)) << "\n";
+        return kExitOk;
+    }
+    if (q.name.empty()) {
+        std::cerr << "modelcat query: name a report (see `modelcat query --list`)\n";
+        return kExitUsage;
+    }
+    return run_report(db, q.name, q.params, q.format);
+}
+
+}  // namespace
+
+Command query_command(CLI::App& app, std::string& db) {
+    auto q = std::make_shared<QueryArgs>();
+    auto* cmd = app.add_subcommand("query", "run a report from queries/ (or a .sql file) against the catalogue");
+    cmd->add_option("--db", db, "catalogue database");
+    cmd->add_option("name", q->name, "report name or path of a .sql file");
+    cmd->add_option("-p,--param", q->params, "parameter key=value (bound to :key)");
+    cmd->add_option("-f,--format", q->format, "table, csv, json or markdown");
+    cmd->add_flag("--list", q->list, "list the bundled reports");
+    return {cmd, [q, &db] { return run_query(db, *q); }};
+}
+
+}  // namespace modelcat::cli

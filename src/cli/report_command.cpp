@@ -1,0 +1,66 @@
+// `modelcat report --html FILE`: the catalogue, opened read-only, as one
+// self-contained HTML page (src/report/).
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "catalog/errors.hpp"
+#include "catalog/reader.hpp"
+#include "cli/command.hpp"
+#include "report/html_report.hpp"
+
+namespace modelcat::cli {
+
+namespace {
+
+struct ReportArgs {
+    std::string html;
+    catalog::ReportSelection selection{std::nullopt, {}, report::kHtmlReportMaxModels};
+};
+
+// 2 with a message on stderr when there is no catalogue or the selection is too large.
+int run_report(const std::string& db_path, const std::string& out_path, const catalog::ReportSelection& selection) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(db_path, ec)) {
+        std::cerr << "modelcat report: no catalogue at " << db_path << " (run modelcat crawl first)\n";
+        return 2;
+    }
+    catalog::Reader reader = catalog::Reader::open(db_path);  // a reading command never writes
+    catalog::ReportData data;
+    try {
+        data = reader.load_report_data(selection);
+    } catch (const std::runtime_error& e) {  // an unknown --model or a selection over the cap
+        if (catalog::is_database_error(e)) throw;  // main reports it with the database's name
+        std::cerr << "modelcat report: " << e.what() << "\n";
+        return 2;
+    }
+    std::ofstream out(out_path, std::ios::binary | std::ios::trunc);
+    if (!out) {
+        std::cerr << "modelcat report: cannot write " << out_path << "\n";
+        return 2;
+    }
+    report::write_html_report(out, data, "modelcat: " + std::filesystem::path(db_path).filename().string());
+    out.close();
+    if (!out) {
+        std::cerr << "modelcat report: writing " << out_path << " failed\n";
+        return 2;
+    }
+    std::cerr << "wrote " << out_path << ": " << data.models.size() << " models, "
+              << std::filesystem::file_size(out_path, ec) << " bytes\n";
+    return 0;
+}
+
+}  // namespace
+
+Command report_command(CLI::App& app, std::string& db) {
+    auto r = std::make_shared<ReportArgs>();
+    auto* cmd = app.add_subcommand("report", "write a self-contained HTML report of the catalogue");
+    cmd->add_option("--html", r->html, "output file (one page: quant table, policy maps, scatters)")->required();
+    cmd->add_option("--db", db, "catalogue database (opened read-only)");
+    cmd->add_option("--pattern", r->selection.pattern, "models whose name is LIKE this");
+    cmd->add_option("--model", r->selection.refs, "a model_id, name or location (repeatable)");
+    return {cmd, [r, &db] { return run_report(db, r->html, r->selection); }};
+}
+
+}  // namespace modelcat::cli
