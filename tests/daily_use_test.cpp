@@ -1,7 +1,6 @@
 // A tool run every night and read every day, through the real binary: inputs are
 // never swallowed, a vanished root is not a deletion, one writer at a time, and
 // the conventions of the ecosystem (--version, exit codes, --help).
-#include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
 #include <signal.h>
@@ -53,12 +52,7 @@ protected:
         write_tiny(tmp_ / "other" / "o.gguf");
     }
     test::CommandResult crawl(const std::string& args) { return test::run_modelcat("crawl --db " + db_.string() + " " + args); }
-    std::string one(const std::string& sql) {
-        SQLite::Database db(db_.string());
-        SQLite::Statement st(db, sql);
-        if (!st.executeStep()) return "(no row)";
-        return st.getColumn(0).isNull() ? "NULL" : st.getColumn(0).getString();
-    }
+    std::string one(const std::string& sql) { return test::sql_value(db_, sql); }
     fs::path write_list(const std::string& name, const std::string& text) {
         std::ofstream(tmp_ / name, std::ios::binary) << text;
         return tmp_ / name;

@@ -42,6 +42,10 @@ pid_t spawn_modelcat(const std::vector<std::string>& args, const std::filesystem
 // Waits for `pid`: its exit code, or minus the signal that ended it.
 int wait_exit(pid_t pid);
 
+// The first column of `sql`'s first row in the catalogue `db`, opened read-only: "(no row)" when
+// there is none, "NULL" for NULL, else the value as text.
+std::string sql_value(const std::filesystem::path& db, const std::string& sql);
+
 std::filesystem::path fixtures_dir();  // ../shared/fixtures/real
 
 // The 8-quant Llama 3.1 8B lineup, written once per test process and copied
