@@ -312,4 +312,13 @@ TEST_F(DailyUse, QuietIsSilentOnSuccess) {
     EXPECT_NE(r.err.find("0 files ok (0 new, 0 changed), 2 unchanged, 0 gone, 1 failed"), std::string::npos) << r.err;
 }
 
+TEST_F(DailyUse, ADryRunLeavesNoCatalogueBehind) {
+    make_mirror(2);
+    test::CommandResult r = crawl("--dry-run " + mirror_.string());
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("new\tm0\t"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("new\tm1\t"), std::string::npos) << r.out;
+    for (const std::string suffix : {"", "-wal", "-shm", ".lock"}) EXPECT_FALSE(fs::exists(db_.string() + suffix)) << suffix;
+}
+
 }  // namespace

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -92,7 +93,9 @@ int run_crawl(const Settings& settings, const std::string& db_path, CrawlFlags f
     }
     std::optional<catalog::CrawlLock> lock;
     if (!flags.dry_run && !lock_catalogue(lock.emplace(db_path), db_path, !flags.no_wait)) return kExitUsage;
-    catalog::Writer cat = catalog::Writer::open_for_writing(db_path);
+    std::error_code ec;
+    const bool no_catalogue = !std::filesystem::exists(db_path, ec);  // a dry run creates none: it plans against an empty one
+    catalog::Writer cat = catalog::Writer::open_for_writing(flags.dry_run && no_catalogue ? ":memory:" : db_path);
     if (flags.dry_run) return print_dry_run(cat, *inputs, flags, settings);
     std::optional<double> deadline_s;
     if (!flags.deadline.empty() && !(deadline_s = parse_duration(flags.deadline))) {
