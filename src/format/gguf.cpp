@@ -1,6 +1,7 @@
 #include "format/gguf.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <limits>
 #include <unordered_map>
 #include <unordered_set>
@@ -388,9 +389,11 @@ void GgufParser::measure_tensors() {
 void GgufParser::read_preamble() {
     auto magic = cur_.bytes(4, "magic");
     if (std::string_view(reinterpret_cast<const char*>(magic.data()), 4) != "GGUF") {
+        // another format's magic ("GGML", "GGJT") is shown; other bytes may be anyone's secret
+        const bool printable = std::all_of(magic.begin(), magic.end(), [](uint8_t c) { return std::isalnum(c); });
         std::string shown;
         append_json_string(shown, std::string_view(reinterpret_cast<const char*>(magic.data()), 4));
-        throw model::FormatError(0, "not a GGUF file: magic " + shown + ", expected \"GGUF\"");
+        throw model::FormatError(0, printable ? "not a GGUF file: magic " + shown + ", expected \"GGUF\"" : "not a GGUF file");
     }
     uint32_t v = cur_.read<uint32_t>("version");
     if (v < 1 || v > 3) {
