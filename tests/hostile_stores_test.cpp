@@ -2,7 +2,6 @@
 // limit and a timeout: a manifest naming one blob as a hundred thousand layers,
 // links out of the store, special files, huge refs, a tag whose side blob is
 // broken. Each costs only itself, with an error that names it.
-#include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -33,13 +32,8 @@ protected:
     test::CommandResult crawl(const std::string& inputs) {
         return test::run_modelcat("crawl --db " + db_.string() + " --json-summary " + inputs + " " + other_.string(), kGuard);
     }
-    std::string one(const std::string& sql) {
-        SQLite::Database db(db_.string());
-        SQLite::Statement st(db, sql);
-        return st.executeStep() && !st.getColumn(0).isNull() ? st.getColumn(0).getString() : "NULL";
-    }
     // The unrelated file on the same command line is catalogued whatever the store did.
-    void expect_other_catalogued() { EXPECT_EQ(one("SELECT count(*) FROM files WHERE location = '" + other_.string() + "'"), "1"); }
+    void expect_other_catalogued() { EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM files WHERE location = '" + other_.string() + "'"), "1"); }
 
     test::TempDir tmp_;
     fs::path ollama_ = tmp_ / "ollama";
@@ -65,7 +59,7 @@ TEST_F(HostileStores, AManifestWithTooManyLayersFailsThatTagAlone) {
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_NE(r.err.find("library/bomb/latest: at layers: manifest has more than 256 layers (the cap)"), std::string::npos) << r.err;
     expect_other_catalogued();
-    EXPECT_EQ(one("SELECT count(*) FROM store_names WHERE name = 'library/fine:latest' AND model_id IS NOT NULL"), "1");
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM store_names WHERE name = 'library/fine:latest' AND model_id IS NOT NULL"), "1");
 }
 
 // Before: links to files and folders outside the cache were opened and walked, and the first
@@ -97,9 +91,9 @@ TEST_F(HostileStores, LinksOutOfTheHfCacheAreErrorsNamingTheLinkNeverOpened) {
     EXPECT_NE(r.err.find(std::string(40, 'e') + ": a snapshot that is a symlink, not a folder: not walked"), std::string::npos) << r.err;
     EXPECT_EQ(r.err.find("72 6f 6f 74"), std::string::npos) << r.err;  // "root" as hex: no byte of it is shown
     EXPECT_EQ(r.err.find("SECRET"), std::string::npos) << r.err;
-    EXPECT_EQ(one("SELECT count(*) FROM errors WHERE instr(message, '72 6f') OR instr(message, 'SECRET')"), "0");
-    EXPECT_EQ(one("SELECT count(*) FROM files WHERE location LIKE '%outside%' OR location LIKE '/proc/%'"), "0");
-    EXPECT_EQ(one("SELECT count(*) FROM store_names WHERE store = 'hf_cache'"), "1");  // inside.gguf, once
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM errors WHERE instr(message, '72 6f') OR instr(message, 'SECRET')"), "0");
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM files WHERE location LIKE '%outside%' OR location LIKE '/proc/%'"), "0");
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM store_names WHERE store = 'hf_cache'"), "1");  // inside.gguf, once
     expect_other_catalogued();
 }
 
@@ -119,7 +113,7 @@ TEST_F(HostileStores, AHugeRefIsAnErrorNotRead) {
     test::CommandResult r = crawl("hf-cache:" + hub.string());
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_NE(r.err.find("refs/huge: a ref over 4096 bytes (the cap): not read"), std::string::npos) << r.err;
-    EXPECT_EQ(one("SELECT refs FROM store_names WHERE store = 'hf_cache'"), "main");
+    EXPECT_EQ(test::sql_value(db_, "SELECT refs FROM store_names WHERE store = 'hf_cache'"), "main");
     expect_other_catalogued();
 }
 
@@ -143,8 +137,8 @@ TEST_F(HostileStores, ABrokenSideBlobFailsItsTagAloneByName) {
     EXPECT_NE(r.err.find("library/m:bad: its template blob " + (ollama_ / "blobs").string() + "/sha256-" + std::string(64, 'f') +
                          ": a named pipe, not a regular file"),
               std::string::npos) << r.err;
-    EXPECT_EQ(one("SELECT count(*) FROM store_names WHERE name = 'library/m:good' AND model_id IS NOT NULL"), "1");
-    EXPECT_EQ(one("SELECT count(*) FROM store_names WHERE name = 'library/m:bad'"), "0");
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM store_names WHERE name = 'library/m:good' AND model_id IS NOT NULL"), "1");
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM store_names WHERE name = 'library/m:bad'"), "0");
     // a name whose model failed is not "ok" in the stores report
     test::CommandResult report = test::run_modelcat("query stores -f csv --db " + db_.string());
     EXPECT_NE(report.out.find("ollama,library/junk:latest,model,,,,,,not catalogued"), std::string::npos) << report.out;
