@@ -14,18 +14,16 @@ namespace modelcat::catalog {
 
 namespace {
 
-// Text unless the report declares the parameter an integer (or a model: its model_id), so that a
-// name that looks like a number ("0123", "1e5", "nan") is compared as the name it is.
-void bind_param(sqlite3_stmt* st, int idx, const std::string& key, const std::string& v, const std::set<std::string>& integers) {
-    if (!integers.count(key)) {
-        sqlite3_bind_text(st, idx, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
-        return;
-    }
-    int64_t i;
+// Text unless the report declares the parameter an integer, so that a name that looks like a
+// number ("0123", "1e5", "nan") is compared as the name it is. A model parameter is its model_id
+// once resolved (resolve_report_params), an integer; unresolved, the reference as text.
+void bind_param(sqlite3_stmt* st, int idx, const std::string& key, const std::string& v, const ParamSpec* spec) {
+    int64_t i = 0;
     auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), i);
-    if (ec != std::errc() || p != v.data() + v.size() || v.empty())
-        throw std::runtime_error("parameter '" + key + "' is an integer, got '" + v + "'");
-    sqlite3_bind_int64(st, idx, i);
+    const bool integer = ec == std::errc() && p == v.data() + v.size() && !v.empty();
+    if (spec && spec->integer && !integer) throw std::runtime_error("parameter '" + key + "' is an integer, got '" + v + "'");
+    if (spec && (spec->integer || spec->model) && integer) sqlite3_bind_int64(st, idx, i);
+    else sqlite3_bind_text(st, idx, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
 }
 
 // Whether nothing but whitespace and comments follows: then the statement's rows are the result.
@@ -59,9 +57,9 @@ public:
 
 void run_query(SQLite::Database& db, const std::string& sql, const std::map<std::string, std::string>& params, RowSink& sink) {
     sqlite3* h = db.getHandle();
-    std::set<std::string> used, integers;
-    for (const ParamSpec& p : declared_params(sql))
-        if (p.integer || p.model) integers.insert(p.name);
+    std::set<std::string> used;
+    std::map<std::string, ParamSpec> declared;
+    for (const ParamSpec& p : declared_params(sql)) declared[p.name] = p;
     auto check_used = [&] {
         for (const auto& [k, v] : params)
             if (!used.count(k)) throw std::runtime_error("parameter '" + k + "' is not used by this query");
@@ -81,7 +79,7 @@ void run_query(SQLite::Database& db, const std::string& sql, const std::map<std:
             if (!name) throw std::runtime_error("reports use named parameters (:name), not '?'");
             std::string key = name + 1;  // drop the ':', '@' or '$'
             used.insert(key);
-            if (auto it = params.find(key); it != params.end()) bind_param(raw, i, key, it->second, integers);
+            if (auto it = params.find(key); it != params.end()) bind_param(raw, i, key, it->second, declared.count(key) ? &declared.at(key) : nullptr);
         }
         const int ncol = sqlite3_column_count(raw);
         Buffer current;

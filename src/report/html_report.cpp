@@ -142,15 +142,27 @@ struct Writer {
     std::ostream& out;
     const catalog::ReportData& data;
     std::map<std::string, int> classes = type_classes(data);
-    std::map<int64_t, int64_t> map_cells;  // model id -> cells of its drawn map
-    int64_t page_cells = 0;
+    int64_t page_cells = 0;  // the drawn maps' and, as the groups are written, their copies' (before drawn_cells: it counts them)
+    std::map<int64_t, int64_t> drawn_cells = plan_maps();  // model id -> cells of its map, for the maps drawn
 
-    // Whether a map of `cells` more fits the page; if not, a note in its place says why.
-    bool fits(int64_t cells) {
-        if (page_cells + cells <= kMaxPageCells) return (page_cells += cells), true;
-        out << "<p class=\"not-drawn\">Not drawn: this map's " << cells << " cells would pass the page's "
-            << kMaxPageCells << " (narrow the report with --pattern or --model).</p>";
-        return false;
+    // The model maps the page draws, in page order, while their cells fit; the groups' copies of them
+    // come out of what is left.
+    std::map<int64_t, int64_t> plan_maps() {
+        std::map<int64_t, int64_t> drawn;
+        for (const auto& m : data.models) {
+            if (!m.model_kind.empty()) continue;
+            MapEncoder map{m, classes, {}, {}};
+            map.encode();
+            if (page_cells + map.cell_count > kMaxPageCells) continue;
+            page_cells += map.cell_count;
+            drawn[m.id] = map.cell_count;
+        }
+        return drawn;
+    }
+
+    void not_drawn(int64_t cells) {
+        out << "<p class=\"not-drawn\">Not drawn: this map's " << cells << " cells would pass the page's " << kMaxPageCells
+            << " (narrow the report with --pattern or --model).</p>";
     }
 
     void styles() {
@@ -213,10 +225,9 @@ struct Writer {
                 << html_escape(m.majority_type) << "</p>\n";
             MapEncoder map{m, classes, {}, {}};
             const std::string json = map.encode();
-            if (fits(map.cell_count)) {
-                map_cells[m.id] = map.cell_count;
+            if (drawn_cells.count(m.id))
                 out << "<div class=\"policy-map\" data-model=\"" << name << "\" data-map='" << json_attribute(json) << "'></div>";
-            }
+            else not_drawn(map.cell_count);
             out << "</section>\n";
         }
     }
@@ -249,10 +260,14 @@ struct Writer {
                 out << "<figure><figcaption><a href=\"#m" << policies[i]->id << "\">" << html_escape(names[i]) << "</a>"
                     << (more ? " and " + std::to_string(more) + " more with this policy" : "")
                     << "</figcaption>";
-                auto drawn = map_cells.find(policies[i]->id);
-                if (drawn != map_cells.end() && fits(drawn->second))
+                auto drawn = drawn_cells.find(policies[i]->id);
+                if (drawn != drawn_cells.end() && page_cells + drawn->second <= kMaxPageCells) {
+                    page_cells += drawn->second;
                     out << "<div class=\"policy-map\" data-model=\"" << html_escape(policies[i]->name) << "\" data-copy=\"m"
                         << policies[i]->id << "\"></div>";
+                } else if (drawn != drawn_cells.end()) {
+                    not_drawn(drawn->second);
+                }
                 out << "</figure>";
             }
             out << "</div></section>\n";

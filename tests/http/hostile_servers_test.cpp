@@ -100,7 +100,8 @@ TEST_F(HostileServers, WaitsAreCappedByPatience) {
 TEST_F(HostileServers, TheFirstSigtermEndsAWaitWithinASecond) {
     // SIGTERM once the server has answered 503 (a point reached, not a delay: the machine may be loaded)
     const std::string pid_file = (tmp_ / "pid").string();
-    FILE* run = popen(("{ timeout 60 " + test::modelcat_binary() + " crawl --db " + (tmp_ / "c.db").string() + " " +
+    // no `timeout` around it: it would send the signal on to its process group too, a second SIGTERM
+    FILE* run = popen(("{ " + test::modelcat_binary() + " crawl --db " + (tmp_ / "c.db").string() + " " +
                        nginx_.url("/retry-after-30/x.gguf") + " & echo $! > " + pid_file + "; wait $!; echo \"exit $?\"; } 2>&1")
                           .c_str(),
                       "r");
