@@ -123,6 +123,7 @@ int run_crawl(const Settings& settings, const std::string& db_path, CrawlFlags f
     };
     const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(deadline_s.value_or(0));
     options.should_stop = [&] { return stop_signal() != 0 || (deadline_s && std::chrono::steady_clock::now() >= until); };
+    options.access.http.should_stop = [] { return stop_signal() != 0; };  // a --deadline lets reads in flight finish
     install_stop_handlers();
     crawl::CrawlReport rep = crawl::run_crawl(cat, *inputs, options);
     for (const auto& held : rep.held_back) std::cerr << "modelcat crawl: " << terminal_safe(held) << "\n";
@@ -174,6 +175,10 @@ Command crawl_command(CLI::App& app, const Settings& settings, std::string& db) 
         ->check(CLI::Range(1, 1024));
     cmd->add_option("--per-host", f->access.per_host, "remote transfers in flight per host (default " + std::to_string(f->access.per_host) + ")")
         ->check(CLI::Range(1, 256));
+    cmd->add_option("--patience", f->access.patience_s,
+                    "seconds of waits (retries, Retry-After) one remote request may cost (default " +
+                        std::to_string(static_cast<int>(f->access.patience_s)) + ")")
+        ->check(CLI::Range(0.0, 86400.0));
     cmd->add_option("--max-requests-per-minute", f->access.max_requests_per_minute,
                     "space requests out (the Hub allows 3,000 per 5 minutes anonymously)");
     add_hf_endpoint_option(cmd, f->access);

@@ -1,6 +1,7 @@
 #include "format/gguf.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <limits>
 #include <unordered_map>
 #include <unordered_set>
@@ -403,10 +404,13 @@ void GgufParser::measure_tensors() {
 void GgufParser::read_preamble() {
     auto magic = cur_.bytes(4, "magic");
     if (std::string_view(reinterpret_cast<const char*>(magic.data()), 4) != "GGUF") {
+        // another format's magic ("GGML", "GGJT") is shown; other bytes may be anyone's secret
+        const bool printable = std::all_of(magic.begin(), magic.end(), [](uint8_t c) { return std::isalnum(c); });
         std::string shown;
         append_json_string(shown, std::string_view(reinterpret_cast<const char*>(magic.data()), 4));
-        auto cause = likely_cause(magic);
-        throw model::FormatError(0, "not a GGUF file: " + (cause ? *cause + " (magic " + shown + ")" : "magic " + shown + ", expected \"GGUF\""));
+        const std::string magic_shown = printable ? " (magic " + shown + ")" : "";
+        if (auto cause = likely_cause(magic)) throw model::FormatError(0, "not a GGUF file: " + *cause + magic_shown);
+        throw model::FormatError(0, printable ? "not a GGUF file: magic " + shown + ", expected \"GGUF\"" : "not a GGUF file");
     }
     uint32_t v = cur_.read<uint32_t>("version");
     if (v < 1 || v > 3) {
