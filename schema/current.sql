@@ -9,9 +9,9 @@
 -- Each table's columns are in the order the migrations leave them (ALTER TABLE ADD COLUMN appends),
 -- so that a migrated catalogue and a new one are the same; a later version's columns are grouped
 -- at the end of their table under a comment naming it.
--- The reference rows (file_type_names, tensor_name_map) are schema/reference.sql and ggml_types'
--- are the binary's ggml type table: both are written by every writable open, so that a later
--- build's knowledge reaches an older catalogue without a migration.
+-- The reference rows (tensor_name_map) are schema/reference.sql; ggml_types' and file_type_names'
+-- are the binary's tables (src/model/ggml_types.def, file_types.def): all are written by every
+-- writable open, so that a later build's knowledge reaches an older catalogue without a migration.
 --
 -- These names and columns are public API: reports and users' SQL depend on them.
 -- Sizes are bytes, counts are plain integers, offsets are byte positions, times are UTC.
