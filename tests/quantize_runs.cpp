@@ -1,5 +1,6 @@
 #include "quantize_runs.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -53,11 +54,6 @@ const std::map<std::string, std::vector<std::string>>& fixture_variant_options()
     return m;
 }
 
-fs::path header_path(const QuantizeRun& run) {
-    return run.model == "tiny" ? kFixtureDir / "gguf" / (run.name + ".gguf")
-                               : kRunsDir / "headers" / (run.name + ".gguf");
-}
-
 model::GgmlTypeId type_argument(const std::string& s) {
     if (auto t = model::parse_type(s)) return *t;
     throw std::runtime_error("not a ggml type: " + s);
@@ -103,6 +99,11 @@ model::FileHeader read_header(const fs::path& path, uint64_t file_size) {
 
 model::FileHeader read_header(const fs::path& path) { return read_header(path, fs::file_size(path)); }
 
+fs::path header_path(const QuantizeRun& run) {
+    return run.model == "tiny" ? kFixtureDir / "gguf" / (run.name + ".gguf")
+                               : kRunsDir / "headers" / (run.name + ".gguf");
+}
+
 model::FileHeader run_header(const QuantizeRun& run) {
     if (!run.file_size) throw std::runtime_error(run.name + " wrote no file");
     return read_header(header_path(run), *run.file_size);
@@ -134,6 +135,53 @@ model::QuantizeOptions run_options(const QuantizeRun& run) {
         }
     }
     return o;
+}
+
+bool typed_options(const QuantizeRun& run) { return run_options(run).count() > 0; }
+
+bool relabelling(const QuantizeRun& run) {
+    return std::find(run.options.begin(), run.options.end(), "--override-kv") != run.options.end();
+}
+
+const std::map<std::string, std::string>& equivalents() {
+    static const std::map<std::string, std::string> m{
+        // stock Q4_K_M already gives output Q6_K and attn_q the default Q4_K
+        {"llama-32L-Q4_K_M-output6", ""},
+        {"llama-32L-Q4_K_M-attnq4", ""},
+        // no output.weight to leave: tied embeddings
+        {"llama-28L-tied-Q4_K_M-leave-output", ""},
+        {"qwen3-36L-tied-Q4_K_M-leave-output", ""},
+        {"gemma-18L-Q4_K_M-leave-output", ""},
+        {"gemma3-26L-Q4_K_M-leave-output", ""},
+        // the regex attn_q matches falcon's fused attn_qkv: the same file as attn_qkv=q8_0, which names the kind
+        {"falcon-32L-Q4_K_M-attnq8", "--tensor-type attn_qkv=q8_0"},
+        // rows of 800 do not divide into Q6_K's 256 blocks: the fallback stores Q8_0, as ffn_down=q8_0 would
+        {"llama-hidden320-Q4_K_M-ffndown6", "--tensor-type ffn_down=q8_0"},
+        // tied: --output-tensor-type only reaches token_embd, which --token-embedding-type names
+        {"llama-28L-tied-Q4_K_L", "--token-embedding-type q8_0"},
+        {"qwen3-36L-tied-Q4_K_L", "--token-embedding-type q8_0"},
+        {"gemma-18L-Q4_K_L", "--token-embedding-type q8_0"},
+        {"gemma3-26L-Q4_K_L", "--token-embedding-type q8_0"},
+        {"llama-28L-tied-Q4_K_M-output8", "--token-embedding-type q8_0"},
+        // stock output is Q8_0 already: falcon always, and rows of 320 do not divide into Q6_K's 256
+        {"falcon-32L-Q4_K_L", "--token-embedding-type q8_0"},
+        {"llama-hidden320-Q4_K_L", "--token-embedding-type q8_0"},
+        // --pure skips the standard logic, through which alone a tied embedding follows --output-tensor-type
+        {"llama-28L-tied-Q4_K_M-pure-output8", "--pure"},
+    };
+    return m;
+}
+
+ExpectedRecipe expected_recipe(const QuantizeRun& run) {
+    const std::string typed = run_options(run).command_line();
+    if (relabelling(run)) {
+        auto kv = std::find(run.options.begin(), run.options.end(), "--override-kv");
+        return {"relabelled", "--override-kv " + *(kv + 1) + (typed.empty() ? "" : " " + typed)};
+    }
+    if (run.name.ends_with("-scattered")) return {"custom", std::nullopt};
+    std::string overrides = typed;
+    if (auto e = equivalents().find(run.name); e != equivalents().end()) overrides = e->second;
+    return {overrides.empty() ? "stock" : "stock+overrides", overrides};
 }
 
 }  // namespace modelcat::test

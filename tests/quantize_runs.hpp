@@ -4,6 +4,7 @@
 // the real file's size) and of ../shared/fixtures/llama-cpp/ (whole files).
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,11 +36,27 @@ std::vector<QuantizeRun> fixture_runs();
 // a header cut at its data start needs the size of the file it was cut from.
 model::FileHeader read_header(const std::filesystem::path& path, uint64_t file_size);
 model::FileHeader read_header(const std::filesystem::path& path);
+// Where a run's file is: the fixture's whole file, or tests/llama-quantize's header cut at its data.
+std::filesystem::path header_path(const QuantizeRun& run);
 // The header of a run's file (throws for a run that wrote none).
 model::FileHeader run_header(const QuantizeRun& run);
 
 // The run's options as the replay takes them (llama-quantize's parsing of the same
 // arguments; --override-kv and the --imatrix file's name play no part in type choice).
 model::QuantizeOptions run_options(const QuantizeRun& run);
+
+bool typed_options(const QuantizeRun& run);  // options that steer the type choice
+bool relabelling(const QuantizeRun& run);    // --override-kv (general.file_type)
+
+// Option sets that write the same file as fewer options (or none), by run name, and what the
+// recipe therefore names: the simplest account of the file.
+const std::map<std::string, std::string>& equivalents();
+
+// What the recipe of a run's file must say: its word and, but for custom, its overrides.
+struct ExpectedRecipe {
+    std::string word;
+    std::optional<std::string> overrides;
+};
+ExpectedRecipe expected_recipe(const QuantizeRun& run);
 
 }  // namespace modelcat::test

@@ -30,50 +30,10 @@ const test::QuantizeRun& run_named(const std::vector<test::QuantizeRun>& runs, c
     throw std::runtime_error("no run " + name);
 }
 
-bool typed_options(const test::QuantizeRun& run) {
-    const model::QuantizeOptions o = test::run_options(run);
-    return o.count() > 0;
-}
-
-bool relabelling(const test::QuantizeRun& run) {
-    return std::find(run.options.begin(), run.options.end(), "--override-kv") != run.options.end();
-}
-
-// Option sets that write the same file as fewer options (or none), and what the
-// recipe therefore names: the simplest account of the file.
-const std::map<std::string, std::string>& equivalents() {
-    static const std::map<std::string, std::string> m{
-        // stock Q4_K_M already gives output Q6_K and attn_q the default Q4_K
-        {"llama-32L-Q4_K_M-output6", ""},
-        {"llama-32L-Q4_K_M-attnq4", ""},
-        // no output.weight to leave: tied embeddings
-        {"llama-28L-tied-Q4_K_M-leave-output", ""},
-        {"qwen3-36L-tied-Q4_K_M-leave-output", ""},
-        {"gemma-18L-Q4_K_M-leave-output", ""},
-        {"gemma3-26L-Q4_K_M-leave-output", ""},
-        // the regex attn_q matches falcon's fused attn_qkv: the same file as attn_qkv=q8_0, which names the kind
-        {"falcon-32L-Q4_K_M-attnq8", "--tensor-type attn_qkv=q8_0"},
-        // rows of 800 do not divide into Q6_K's 256 blocks: the fallback stores Q8_0, as ffn_down=q8_0 would
-        {"llama-hidden320-Q4_K_M-ffndown6", "--tensor-type ffn_down=q8_0"},
-        // tied: --output-tensor-type only reaches token_embd, which --token-embedding-type names
-        {"llama-28L-tied-Q4_K_L", "--token-embedding-type q8_0"},
-        {"qwen3-36L-tied-Q4_K_L", "--token-embedding-type q8_0"},
-        {"gemma-18L-Q4_K_L", "--token-embedding-type q8_0"},
-        {"gemma3-26L-Q4_K_L", "--token-embedding-type q8_0"},
-        {"llama-28L-tied-Q4_K_M-output8", "--token-embedding-type q8_0"},
-        // stock output is Q8_0 already: falcon always, and rows of 320 do not divide into Q6_K's 256
-        {"falcon-32L-Q4_K_L", "--token-embedding-type q8_0"},
-        {"llama-hidden320-Q4_K_L", "--token-embedding-type q8_0"},
-        // --pure skips the standard logic, through which alone a tied embedding follows --output-tensor-type
-        {"llama-28L-tied-Q4_K_M-pure-output8", "--pure"},
-    };
-    return m;
-}
-
 TEST(Recipe, EveryStockFileOfTheRealToolIsStock) {
     size_t n = 0;
     for (const test::QuantizeRun& run : all_runs()) {
-        if (run.exit_code != 0 || typed_options(run) || relabelling(run)) continue;
+        if (run.exit_code != 0 || test::typed_options(run) || test::relabelling(run)) continue;
         ++n;
         const model::Recipe r = model::infer_recipe(test::run_header(run));
         EXPECT_EQ(model::recipe_word(r.kind), "stock") << run.name << ": " << r.overrides() << " " << r.note;
@@ -89,12 +49,12 @@ TEST(Recipe, EveryStockFileOfTheRealToolIsStock) {
 TEST(Recipe, EveryOverrideFileNamesTheOptionsUsed) {
     size_t n = 0, equivalent = 0;
     for (const test::QuantizeRun& run : all_runs()) {
-        if (run.exit_code != 0 || !typed_options(run) || relabelling(run) || run.name.ends_with("-scattered")) continue;
+        if (run.exit_code != 0 || !test::typed_options(run) || test::relabelling(run) || run.name.ends_with("-scattered")) continue;
         ++n;
         const model::Recipe r = model::infer_recipe(test::run_header(run));
         model::QuantizeOptions typed = test::run_options(run);
         std::string expected = typed.command_line();
-        if (auto e = equivalents().find(run.name); e != equivalents().end()) {
+        if (auto e = test::equivalents().find(run.name); e != test::equivalents().end()) {
             expected = e->second;
             ++equivalent;
         }
@@ -104,14 +64,14 @@ TEST(Recipe, EveryOverrideFileNamesTheOptionsUsed) {
         if (expected.empty()) EXPECT_EQ(r.matching, r.tensors) << run.name;
         else EXPECT_LT(r.matching, r.tensors) << run.name;
     }
-    EXPECT_EQ(equivalent, equivalents().size());
+    EXPECT_EQ(equivalent, test::equivalents().size());
     EXPECT_EQ(n, 85u);  // 79 of tests/llama-quantize, 6 of the fixture
 }
 
 TEST(Recipe, RelabelledFilesFollowTheTypeTheyWereMadeAs) {
     size_t n = 0;
     for (const test::QuantizeRun& run : all_runs()) {
-        if (!relabelling(run)) continue;
+        if (!test::relabelling(run)) continue;
         ++n;
         const model::Recipe r = model::infer_recipe(test::run_header(run));
         EXPECT_EQ(model::recipe_word(r.kind), "relabelled") << run.name;
