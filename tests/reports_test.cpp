@@ -26,13 +26,13 @@ std::string text(const catalog::Cell& c) {
     return "NULL";
 }
 
-class Llama31Lineup : public ::testing::Test {
+// A catalogue crawled once per suite (each suite its own: the base is per Suite), its reports and SQL.
+template <typename Suite>
+class CrawledCatalogue : public ::testing::Test {
 protected:
-    static void SetUpTestSuite() {
-        dir_ = new test::TempDir();
-        kit::write_llama31_store(dir_->path());
+    static void crawl_into_catalogue(const std::vector<std::string>& inputs) {
         catalog_ = new catalog::Writer((dir_->path() / "catalog.db").string());
-        report_ = crawl::run_crawl(*catalog_, {(dir_->path() / "lineup").string(), (dir_->path() / "source").string()}, {});
+        report_ = crawl::run_crawl(*catalog_, inputs, {});
     }
     static void TearDownTestSuite() {
         delete catalog_;
@@ -46,6 +46,15 @@ protected:
     static inline test::TempDir* dir_;
     static inline catalog::Writer* catalog_;
     static inline crawl::CrawlReport report_;
+};
+
+class Llama31Lineup : public CrawledCatalogue<Llama31Lineup> {
+protected:
+    static void SetUpTestSuite() {
+        dir_ = new test::TempDir();
+        kit::write_llama31_store(dir_->path());
+        crawl_into_catalogue({(dir_->path() / "lineup").string(), (dir_->path() / "source").string()});
+    }
 };
 
 TEST_F(Llama31Lineup, EverythingIsCataloguedAsTenModels) {
@@ -337,7 +346,7 @@ TEST(DiffCommand, TwoFilesWithoutADatabase) {
 // tests/llama-quantize/ (its headers grown back to the size llama-quantize wrote, the cut-away
 // tensor data a hole, so that the crawl reads them as the files they were), checked against
 // results.tsv.
-class RecipesCatalogue : public ::testing::Test {
+class RecipesCatalogue : public CrawledCatalogue<RecipesCatalogue> {
 protected:
     static void SetUpTestSuite() {
         dir_ = new test::TempDir();
@@ -349,24 +358,11 @@ protected:
             fs::copy_file(test::header_path(run), to);
             fs::permissions(to, fs::perms::owner_write, fs::perm_options::add);
             fs::resize_file(to, *run.file_size);  // the cut-away tensor data, as a hole
-            runs_->emplace(to.string(), run);
+            runs_.emplace(to.string(), run);
         }
-        catalog_ = new catalog::Writer((dir_->path() / "catalog.db").string());
-        report_ = crawl::run_crawl(*catalog_, {files.string()}, {});
+        crawl_into_catalogue({files.string()});
     }
-    static void TearDownTestSuite() {
-        delete catalog_;
-        delete dir_;
-    }
-    static catalog::QueryResult query(const std::string& name, const std::map<std::string, std::string>& params = {}) {
-        const std::string sql = *catalog::bundled_query(name);
-        return catalog_->reader().run_query(sql, catalog_->reader().resolve_report_params(name, sql, params));
-    }
-    static catalog::QueryResult sql(const std::string& s) { return catalog_->reader().run_query(s, {}); }
-    static inline test::TempDir* dir_;
-    static inline catalog::Writer* catalog_;
-    static inline crawl::CrawlReport report_;
-    static inline std::map<std::string, test::QuantizeRun>* runs_ = new std::map<std::string, test::QuantizeRun>();
+    static inline std::map<std::string, test::QuantizeRun> runs_;  // by the location catalogued
 };
 
 TEST_F(RecipesCatalogue, TheReportNamesEveryFileAsResultsTsvSays) {
@@ -374,12 +370,12 @@ TEST_F(RecipesCatalogue, TheReportNamesEveryFileAsResultsTsvSays) {
     const catalog::QueryResult r = query("recipes");
     EXPECT_EQ(r.columns, (std::vector<std::string>{"model_id", "name", "location", "declared_type", "recipe", "overrides",
                                                    "matching", "tensors", "revision", "quantized_as"}));
-    ASSERT_EQ(r.rows.size(), runs_->size());
+    ASSERT_EQ(r.rows.size(), runs_.size());
     EXPECT_EQ(r.rows.size(), 479u);
     std::map<std::string, size_t> words;
     for (const auto& row : r.rows) {
-        const auto run = runs_->find(text(row[2]));
-        ASSERT_NE(run, runs_->end()) << text(row[2]);
+        const auto run = runs_.find(text(row[2]));
+        ASSERT_NE(run, runs_.end()) << text(row[2]);
         const test::ExpectedRecipe want = test::expected_recipe(run->second);
         const std::string& name = run->second.name;
         ++words[text(row[4])];
@@ -398,9 +394,9 @@ TEST_F(RecipesCatalogue, TheReportNamesEveryFileAsResultsTsvSays) {
 TEST_F(RecipesCatalogue, TheTableKeepsTheImportanceMatrixEvidenceAndTheTypeNames) {
     const catalog::QueryResult r = sql("SELECT f.location, r.imatrix, t.name FROM recipes r JOIN files f USING (model_id)"
                                        " JOIN file_type_names t ON t.file_type = r.quantized_as");
-    ASSERT_EQ(r.rows.size(), runs_->size());
+    ASSERT_EQ(r.rows.size(), runs_.size());
     for (const auto& row : r.rows) {
-        const test::QuantizeRun& run = runs_->at(text(row[0]));
+        const test::QuantizeRun& run = runs_.at(text(row[0]));
         EXPECT_EQ(text(row[1]), test::run_options(run).imatrix ? "1" : "0") << run.name;
         EXPECT_TRUE(text(row[2]).starts_with("MOSTLY_") || text(row[2]) == "ALL_F32") << run.name;
     }
