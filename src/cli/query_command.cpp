@@ -71,7 +71,8 @@ Command query_command(CLI::App& app, std::string& db) {
     auto* cmd = app.add_subcommand("query", "run a report from queries/ (or a .sql file) against the catalogue");
     cmd->add_option("--db", db, "catalogue database");
     cmd->add_option("name", q->name, "report name or path of a .sql file");
-    cmd->add_option("-p,--param", q->params, "parameter key=value (bound to :key)");
+    cmd->add_option("-p,--param", q->params, "parameter key=value (bound to :key); repeatable, one each")
+        ->allow_extra_args(false);  // `-p model=X policy`: policy stays the report's name
     cmd->add_option("-f,--format", q->format, "table, csv, json or markdown");
     cmd->add_flag("--list", q->list, "list the bundled reports");
     return {cmd, [q, &db] { return run_query(db, *q); }};

@@ -466,6 +466,8 @@ void finish(HttpState& s, CURL* easy, CURLcode code) {
 
 }  // namespace
 
+std::string curl_library_version() { return curl_version_info(CURLVERSION_NOW)->version; }
+
 HttpFetcher::HttpFetcher(HttpOptions options) : state_(std::make_unique<HttpState>()) {
     static std::once_flag curl_init;
     std::call_once(curl_init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });

@@ -15,6 +15,9 @@
 
 namespace modelcat::io {
 
+// The libcurl linked in ("8.5.0"), for --version.
+std::string curl_library_version();
+
 namespace detail {
 struct HttpState;
 }

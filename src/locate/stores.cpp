@@ -99,7 +99,11 @@ void merge_into(ModelPlan& kept, ModelPlan& other) {
 
 }  // namespace
 
-std::string absolute_path(const std::string& path) { return fs::absolute(path).lexically_normal().string(); }
+std::string absolute_path(const std::string& path) {
+    fs::path p = fs::absolute(path).lexically_normal();
+    if (!p.has_filename() && p != p.root_path()) p = p.parent_path();  // "mirror/" is the folder "mirror": its files lie under "mirror/"
+    return p.string();
+}
 
 bool is_store_input(const std::string& input) { return parse_store_input(input).has_value(); }
 
