@@ -2,6 +2,8 @@
 
 #include "kit/llama31.hpp"
 
+#include <SQLiteCpp/SQLiteCpp.h>
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -66,6 +68,13 @@ std::string first_control_character(const std::string& s) {
             return "byte " + std::to_string(c) + " at " + std::to_string(i) + " in: " + s.substr(i > 40 ? i - 40 : 0, 80);
     }
     return "";
+}
+
+std::string sql_value(const std::filesystem::path& db, const std::string& sql) {
+    SQLite::Database d(db.string(), SQLite::OPEN_READONLY);
+    SQLite::Statement st(d, sql);
+    if (!st.executeStep()) return "(no row)";
+    return st.getColumn(0).isNull() ? "NULL" : st.getColumn(0).getString();
 }
 
 }  // namespace modelcat::test

@@ -34,6 +34,10 @@ CommandResult run_modelcat(const std::string& args, const std::string& shell_pre
 
 std::string modelcat_binary();  // the built binary's path
 
+// The first column of `sql`'s first row in the catalogue `db`, opened read-only: "(no row)" when
+// there is none, "NULL" for NULL, else the value as text.
+std::string sql_value(const std::filesystem::path& db, const std::string& sql);
+
 std::filesystem::path fixtures_dir();  // ../shared/fixtures/real
 
 // The 8-quant Llama 3.1 8B lineup, written once per test process and copied
