@@ -10,26 +10,43 @@ WITH sizes AS (SELECT 'vram' AS what, CAST(:vram AS TEXT) AS txt UNION ALL SELEC
                             WHEN 'T' THEN 1099511627776 WHEN 'TIB' THEN 1099511627776 WHEN 'TB' THEN 1000000000000 END AS INTEGER) AS bytes
                   FROM sizes WHERE txt IS NOT NULL),
      s AS (SELECT coalesce(:ctx, 4096) AS ctx, coalesce(:cache, 'f16') AS cache, coalesce(:batch, 2048) AS batch,
-                  coalesce(:ubatch, 512) AS ubatch, coalesce(:flash, 'auto') AS flash, coalesce(:swa_full, 0) AS swa_full,
+                  coalesce(:ubatch, 512) AS ubatch, coalesce(:flash, 'auto') <> 'off' AS flash, coalesce(:swa_full, 0) AS swa_full,
                   (SELECT bytes FROM parsed WHERE what = 'ram') AS ram,
                   -- what the GPU's driver and the compute estimate's error may take (docs/memory.md)
                   (SELECT bytes FROM parsed WHERE what = 'vram') - coalesce((SELECT bytes FROM parsed WHERE what = 'margin'),
                       max(536870912, (SELECT bytes FROM parsed WHERE what = 'vram') / 20)) AS vram),
      r AS (SELECT m.model_id, m.name, q.bits_per_weight, q.file_type_name, t.basis, t.reason, t.ctx_train, t.n_layer, t.layer_weight_bytes_max,
-                  iif(s.ctx = 0, t.ctx_train, s.ctx) AS ctx, s.cache, s.batch, s.ubatch, s.flash <> 'off' AS flash, s.swa_full, s.vram, s.ram
+                  iif(s.ctx = 0, t.ctx_train, s.ctx) AS ctx, s.vram, s.ram
              FROM models m CROSS JOIN s LEFT JOIN memory_terms t ON t.model_id = m.model_id
              JOIN quant_summary q ON q.model_id = m.model_id
             WHERE m.kind LIKE coalesce(:kind, 'model') AND m.name LIKE coalesce(:pattern, '%')),
      -- the contexts a person picks, and the trained one, each evaluated as the memory report would
      candidates(c) AS (VALUES (512), (1024), (2048), (4096), (8192), (12288), (16384), (24576), (32768), (49152), (65536),
                               (98304), (131072), (196608), (262144), (393216), (524288), (786432), (1048576)),
+     w AS (SELECT model_id, ctx FROM r WHERE basis = 'modelled' UNION SELECT r.model_id, c FROM r, candidates WHERE r.basis = 'modelled' AND c <= r.ctx_train
+           UNION SELECT model_id, ctx_train FROM r WHERE basis = 'modelled' AND ctx_train > 0),
+     -- the figures of each (model, context) of w, as src/format/memory_figures.cpp computes them (tests hold the two equal)
+     p AS (SELECT w.model_id, w.ctx, (w.ctx + 255) / 256 * 256 AS n_ctx, min(w.ctx, s.batch, s.ubatch) AS tok, s.cache, s.flash, s.swa_full,
+                  CASE s.cache WHEN 'f16' THEN 64 WHEN 'q8_0' THEN 34 WHEN 'q4_0' THEN 18 END AS per_32  -- bytes of 32 elements
+             FROM w CROSS JOIN s),
+     -- each cache's cells: the context rounded up to 256, a sliding one the window and a micro-batch
+     cells AS (SELECT p.model_id, p.ctx, c.k_elements, iif(p.flash, c.v_elements, c.v_padded_elements) AS v_elements, p.per_32, p.tok, p.flash,
+                      iif(c.kind = 'sliding' AND NOT p.swa_full, min(p.n_ctx, (c.window + p.tok + 255) / 256 * 256), p.n_ctx) AS cells
+                 FROM p JOIN memory_caches c ON c.model_id = p.model_id),
+     caches AS (SELECT model_id, ctx, sum((k_elements * per_32 / 32 + v_elements * per_32 / 32) * cells) AS kv_bytes,
+                       sum(cells * ((tok + 63) / 64 * 64) * iif(flash, 2, 4)) AS masks,  -- GGML_KQ_MASK_PAD; f16 with flash attention
+                       iif(flash, 0, max(cells)) AS score_cells
+                  FROM cells GROUP BY model_id, ctx),
+     figures AS (SELECT p.model_id, p.ctx, t.weights_bytes, t.repack_bytes, t.recurrent_bytes, t.output_bytes,
+                        iif(p.per_32 IS NULL OR (p.cache <> 'f16' AND (NOT p.flash OR NOT t.whole_blocks)), NULL, coalesce(k.kv_bytes, 0)) AS kv_bytes,
+                        max(t.logits_per_token * p.tok, coalesce(k.masks, 0) + max(t.scores_per_token_cell * coalesce(k.score_cells, 0) * p.tok +
+                            t.attention_per_token * p.tok, t.layer_per_token * p.tok)) AS compute_bytes
+                   FROM p JOIN memory_terms t ON t.model_id = p.model_id AND t.basis = 'modelled'
+                   LEFT JOIN caches k ON k.model_id = p.model_id AND k.ctx = p.ctx),
      totals AS MATERIALIZED (
-         SELECT r.model_id, w.ctx, f.compute_bytes + f.output_bytes AS fixed_bytes, f.kv_bytes,
-                f.weights_bytes + f.repack_bytes + f.kv_bytes + f.recurrent_bytes + f.output_bytes + f.compute_bytes AS total_bytes
-           FROM r JOIN (SELECT model_id, ctx FROM r UNION SELECT r.model_id, c FROM r, candidates WHERE c <= r.ctx_train
-                        UNION SELECT model_id, ctx_train FROM r WHERE ctx_train > 0) w ON w.model_id = r.model_id
-           JOIN memory_figures f ON f.model_id = r.model_id AND f.n_ctx = (w.ctx + 255) / 256 * 256
-            AND f.n_ubatch = min(w.ctx, r.batch, r.ubatch) AND f.cache = r.cache AND f.flash = r.flash AND f.swa_full = r.swa_full),
+         SELECT model_id, ctx, compute_bytes + output_bytes AS fixed_bytes, kv_bytes,
+                weights_bytes + repack_bytes + kv_bytes + recurrent_bytes + output_bytes + compute_bytes AS total_bytes
+           FROM figures),
      fit AS (SELECT r.*, t.total_bytes, t.total_bytes <= r.vram AS fits,
                     -- partial offload: the compute and output buffers, then whole layers with their share of the KV cache
                     max(0, min(r.n_layer, (r.vram - t.fixed_bytes) / (r.layer_weight_bytes_max + (t.kv_bytes + r.n_layer - 1) / r.n_layer))) AS layers_fit,

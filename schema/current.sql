@@ -294,7 +294,7 @@ CREATE TABLE rate_budgets (
 ------------------------------------------------------------------------------------------------
 -- Memory (schema 14): what llama.cpp allocates to run a model on its CPU backend, one sequence
 -- (src/format/memory.hpp; docs/memory.md names the llama.cpp release it follows). The crawl
--- writes the terms from the header alone; every figure is arithmetic on them (view memory_figures).
+-- writes the terms from the header alone; every figure is arithmetic on them (queries/memory.sql).
 -- No rows for a model migrated from schema <= 13 until the next crawl re-reads its files.
 
 -- One row per catalogued model: whether its architecture is modelled and, when it is, its terms.
@@ -331,19 +331,6 @@ CREATE TABLE memory_caches (
     v_elements INTEGER NOT NULL,       -- V elements per cell (0 for MLA, whose V is a view of K)
     v_padded_elements INTEGER NOT NULL,  -- V per cell without flash attention: layers x the widest V row of any cache
     PRIMARY KEY (model_id, cache)
-) WITHOUT ROWID;
-
--- The settings memory_figures spans (reference rows, schema/reference.sql): every context llama.cpp
--- allocates (a multiple of 256 cells, up to 2^20), every micro-batch (1-8192), and each cache type
--- with flash attention as resolved and whether sliding-window layers get a full-size cache.
-CREATE TABLE memory_contexts (n_ctx INTEGER PRIMARY KEY);
-CREATE TABLE memory_ubatches (n_ubatch INTEGER PRIMARY KEY);
-CREATE TABLE memory_modes (
-    cache        TEXT NOT NULL,        -- f16 | q8_0 | q4_0, K and V alike
-    flash        INTEGER NOT NULL,     -- 1: flash attention on (what `auto` resolves to on the CPU backend)
-    swa_full     INTEGER NOT NULL,     -- 1: sliding-window layers cache the whole context
-    bytes_per_32 INTEGER NOT NULL,     -- bytes of 32 cache elements: 64, 34, 18
-    PRIMARY KEY (cache, flash, swa_full)
 ) WITHOUT ROWID;
 
 ------------------------------------------------------------------------------------------------
@@ -563,45 +550,6 @@ SELECT m.model_id, m.name, m.kind, m.architecture, m.params,
        (SELECT sum(2 * (k_elements + v_elements)) FROM memory_caches c WHERE c.model_id = m.model_id AND c.kind = 'sliding') AS sliding_kv_f16_bytes_per_cell,
        (SELECT window FROM memory_caches c WHERE c.model_id = m.model_id AND c.kind = 'sliding') AS sliding_window
   FROM models m LEFT JOIN memory_terms t ON t.model_id = m.model_id;
-
--- Each attention cache's cells and bytes at every setting memory_figures spans. Cells are a
--- multiple of 256, so each layer's tensor is already aligned and a cache's bytes are linear in them.
-CREATE VIEW memory_cache_figures AS
-SELECT model_id, cache, kind, n_ctx, n_ubatch, cache_type, flash, swa_full, cells,
-       k_elements * bytes_per_32 / 32 * cells AS k_bytes,
-       iif(flash, v_elements, v_padded_elements) * bytes_per_32 / 32 * cells AS v_bytes
-  FROM (SELECT c.model_id, c.cache, c.kind, c.k_elements, c.v_elements, c.v_padded_elements, x.n_ctx, u.n_ubatch,
-               o.cache AS cache_type, o.flash, o.swa_full, o.bytes_per_32,
-               -- a sliding cache holds the window and one micro-batch, rounded up to 256 cells
-               iif(c.kind = 'sliding' AND NOT o.swa_full, min(x.n_ctx, (c.window + u.n_ubatch + 255) / 256 * 256), x.n_ctx) AS cells
-          FROM memory_caches c, memory_contexts x, memory_ubatches u, memory_modes o);
-
--- What llama.cpp allocates for a modelled model at n_ctx cells (the context rounded up to 256),
--- a micro-batch of n_ubatch tokens (min(ctx, batch, ubatch)), a cache type, flash attention on or
--- off and swa_full: the buffers as src/format/memory_figures.cpp computes them (tests hold the two
--- equal). Query it with all six settings fixed, as the memory and fits reports do; the compute
--- buffer is the larger of the logits and, in a layer, the masks beside the attention (its scores
--- without flash attention) or the FFN's activations. kv_bytes is NULL where the cache type needs
--- whole blocks the model's rows are not.
-CREATE VIEW memory_figures AS
-SELECT model_id, n_ctx, n_ubatch, cache, flash, swa_full,
-       weights_bytes, repack_bytes, kv_bytes, recurrent_bytes, output_bytes,
-       max(logits_per_token * n_ubatch,
-           masks + max(scores_per_token_cell * max_cells * n_ubatch + attention_per_token * n_ubatch, layer_per_token * n_ubatch)) AS compute_bytes
-  FROM (SELECT t.*, x.n_ctx, u.n_ubatch, o.cache, o.flash, o.swa_full,
-               iif(o.cache <> 'f16' AND NOT t.whole_blocks, NULL,
-                   coalesce((SELECT sum(f.k_bytes + f.v_bytes) FROM memory_cache_figures f
-                              WHERE f.model_id = t.model_id AND f.n_ctx = x.n_ctx AND f.n_ubatch = u.n_ubatch
-                                AND f.cache_type = o.cache AND f.flash = o.flash AND f.swa_full = o.swa_full), 0)) AS kv_bytes,
-               -- the attention masks (GGML_KQ_MASK_PAD 64 rows; f16 with flash attention, else f32)
-               coalesce((SELECT sum(f.cells * ((u.n_ubatch + 63) / 64 * 64) * iif(o.flash, 2, 4)) FROM memory_cache_figures f
-                          WHERE f.model_id = t.model_id AND f.n_ctx = x.n_ctx AND f.n_ubatch = u.n_ubatch
-                            AND f.cache_type = o.cache AND f.flash = o.flash AND f.swa_full = o.swa_full), 0) AS masks,
-               iif(o.flash, 0, coalesce((SELECT max(f.cells) FROM memory_cache_figures f
-                                          WHERE f.model_id = t.model_id AND f.n_ctx = x.n_ctx AND f.n_ubatch = u.n_ubatch
-                                            AND f.cache_type = o.cache AND f.flash = o.flash AND f.swa_full = o.swa_full), 0)) AS max_cells
-          FROM memory_terms t, memory_contexts x, memory_ubatches u, memory_modes o
-         WHERE t.basis = 'modelled');
 
 -- A store's model and what its manifest links to it (an Ollama tag's projector and adapter).
 CREATE VIEW store_links AS

@@ -34,12 +34,3 @@ INSERT OR REPLACE INTO tensor_name_map VALUES
     ('qwen2', 'self_attn.q_proj.bias', 'attn_q.bias'), ('qwen2', 'self_attn.k_proj.bias', 'attn_k.bias'),
     ('qwen2', 'self_attn.v_proj.bias', 'attn_v.bias');
 
--- The settings the view memory_figures spans: contexts of 256-cell steps up to 2^20, micro-batches
--- of 1-8192 tokens, and each cache type (a quantized V cache needs flash attention) by swa_full.
-INSERT OR IGNORE INTO memory_contexts (n_ctx)
-    WITH RECURSIVE n(v) AS (SELECT 256 UNION ALL SELECT v + 256 FROM n WHERE v < 1048576) SELECT v FROM n;
-INSERT OR IGNORE INTO memory_ubatches (n_ubatch)
-    WITH RECURSIVE n(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM n WHERE v < 8192) SELECT v FROM n;
-INSERT OR REPLACE INTO memory_modes (cache, flash, swa_full, bytes_per_32) VALUES
-    ('f16', 1, 0, 64), ('f16', 1, 1, 64), ('f16', 0, 0, 64), ('f16', 0, 1, 64),
-    ('q8_0', 1, 0, 34), ('q8_0', 1, 1, 34), ('q4_0', 1, 0, 18), ('q4_0', 1, 1, 18);

@@ -1,5 +1,5 @@
 -- Brings a schema-13 catalogue to 14: the memory terms llama.cpp's allocations are computed from
--- (memory_terms, memory_caches) and the settings they span, replacing models' KV cache estimate.
+-- (memory_terms, memory_caches), replacing models' KV cache estimate.
 -- The crawl computes the terms: every file is marked for it to read again.
 -- One row per catalogued model: whether its architecture is modelled and, when it is, its terms.
 CREATE TABLE memory_terms (
@@ -35,19 +35,6 @@ CREATE TABLE memory_caches (
     v_elements INTEGER NOT NULL,       -- V elements per cell (0 for MLA, whose V is a view of K)
     v_padded_elements INTEGER NOT NULL,  -- V per cell without flash attention: layers x the widest V row of any cache
     PRIMARY KEY (model_id, cache)
-) WITHOUT ROWID;
-
--- The settings memory_figures spans (reference rows, schema/reference.sql): every context llama.cpp
--- allocates (a multiple of 256 cells, up to 2^20), every micro-batch (1-8192), and each cache type
--- with flash attention as resolved and whether sliding-window layers get a full-size cache.
-CREATE TABLE memory_contexts (n_ctx INTEGER PRIMARY KEY);
-CREATE TABLE memory_ubatches (n_ubatch INTEGER PRIMARY KEY);
-CREATE TABLE memory_modes (
-    cache        TEXT NOT NULL,        -- f16 | q8_0 | q4_0, K and V alike
-    flash        INTEGER NOT NULL,     -- 1: flash attention on (what `auto` resolves to on the CPU backend)
-    swa_full     INTEGER NOT NULL,     -- 1: sliding-window layers cache the whole context
-    bytes_per_32 INTEGER NOT NULL,     -- bytes of 32 cache elements: 64, 34, 18
-    PRIMARY KEY (cache, flash, swa_full)
 ) WITHOUT ROWID;
 
 ALTER TABLE models DROP COLUMN kv_full_bytes_per_1k;
