@@ -3,9 +3,7 @@
 // can share one database. Everything through the real binary and SQLite file.
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 
 #include <chrono>
@@ -17,8 +15,6 @@
 
 using namespace modelcat;
 namespace fs = std::filesystem;
-
-extern char** environ;
 
 namespace {
 
@@ -137,25 +133,12 @@ TEST_F(Incremental, JsonSummaryForJobLogs) {
 }
 
 pid_t spawn_crawl(const fs::path& db, const std::vector<fs::path>& inputs) {
-    std::vector<std::string> args = {MODELCAT_BINARY_PATH, "crawl", "--quiet", "--db", db.string()};
+    std::vector<std::string> args = {"crawl", "--quiet", "--db", db.string()};
     for (const auto& i : inputs) args.push_back(i.string());
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    pid_t pid = 0;
-    EXPECT_EQ(posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ), 0);
-    posix_spawn_file_actions_destroy(&fa);
-    return pid;
+    return test::spawn_modelcat(args);
 }
 
-int wait_exit(pid_t pid) {
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
-}
+using test::wait_exit;
 
 // Returns once the catalogue at `db` holds `n` models (or the crawl ended).
 void wait_for_models(const fs::path& db, int n, pid_t crawler) {

@@ -8,16 +8,15 @@
 #include <filesystem>
 #include <string>
 
+#include "generator_usage.hpp"
 #include "llama_conversion.hpp"
 
 namespace fs = std::filesystem;
 using namespace modelcat::kit;
 
 int main(int argc, char** argv) {
-    if (argc < 2) {
-        std::fprintf(stderr, "usage: %s OUT_DIR [--layers N] [--hidden N] [--heads N] [--kv-heads N] [--ffn N] [--vocab N] [--quants]\n", argv[0]);
-        return 2;
-    }
+    if (auto rc = usage_instead(argc, argv, "OUT_DIR [--layers N] [--hidden N] [--heads N] [--kv-heads N] [--ffn N] [--vocab N] [--quants]"))
+        return *rc;
     LlamaShape shape;
     bool quants = false;
     for (int i = 2; i < argc; ++i) {

@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "arch_files.hpp"
+#include "generator_usage.hpp"
 #include "llama31.hpp"
 #include "stores.hpp"
 
@@ -22,12 +23,14 @@ void report(const fs::path& p) { std::printf("%s %ju\n", p.c_str(), static_cast<
 }  // namespace
 
 int main(int argc, char** argv) {
+    constexpr const char* kUsage = "OUT_DIR [--checkpoint | --stores | --arch small|real]";
+    if (auto rc = usage_instead(argc, argv, kUsage)) return *rc;
     const bool checkpoint = argc == 3 && std::strcmp(argv[2], "--checkpoint") == 0;
     const bool stores = argc == 3 && std::strcmp(argv[2], "--stores") == 0;
     const bool arch = argc == 4 && std::strcmp(argv[2], "--arch") == 0 &&
                       (std::strcmp(argv[3], "small") == 0 || std::strcmp(argv[3], "real") == 0);
     if (argc != 2 && !checkpoint && !stores && !arch) {
-        std::fprintf(stderr, "usage: %s OUT_DIR [--checkpoint | --stores | --arch small|real]\n", argv[0]);
+        std::fprintf(stderr, "usage: %s %s\n", argv[0], kUsage);
         return 2;
     }
     try {
