@@ -1,4 +1,8 @@
 -- Which quants run in a GPU's memory at a context: per model the total llama.cpp allocates (the memory report's figures), whether it fits wholly in vram, how many repeating layers fit when it does not (the rest, with their KV cache, in ram), and the largest context up to the trained one that fits wholly; largest bits per weight that fits first. Params: :vram (required: bytes, or with KiB/MiB/GiB/TiB or KB/MB/GB/TB), :margin (the same, kept free of vram; default the larger of 512 MiB and 5 % of vram), :ram (the same; default unlimited), :ctx (default 4096; 0: the trained context), :cache, :batch, :ubatch, :flash, :swa_full (as the memory report), :pattern (LIKE on name), :kind (LIKE on kind, default model).
+-- @param ctx integer
+-- @param batch integer
+-- @param ubatch integer
+-- @param swa_full integer
 -- @param vram required
 WITH sizes AS (SELECT 'vram' AS what, CAST(:vram AS TEXT) AS txt UNION ALL SELECT 'ram', CAST(:ram AS TEXT)
                 UNION ALL SELECT 'margin', CAST(:margin AS TEXT)),

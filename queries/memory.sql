@@ -1,4 +1,8 @@
 -- What llama.cpp allocates to run each model on its CPU backend, exact bytes (docs/memory.md): ctx and the trained context (over_train 1 when ctx exceeds it), the weights as mapped and as repacked, the KV cache, the recurrent state, the output and compute buffers and their total; basis modelled or not_modelled (note says why, or which setting llama.cpp refuses). Params: :ctx (tokens, default 4096; 0: the trained context), :cache (f16, q8_0 or q4_0, K and V alike; default f16), :batch (default 2048), :ubatch (default 512), :flash (auto, on or off; default auto, which the CPU backend turns on), :swa_full (0 or 1; default 0), :model (id, name or location; default every model), :kind (LIKE on kind, default model).
+-- @param ctx integer
+-- @param batch integer
+-- @param ubatch integer
+-- @param swa_full integer
 -- @param model model
 -- in sqlite3: .param set :ctx 32768 (and the others), then .read queries/memory.sql
 WITH s AS (SELECT coalesce(:ctx, 4096) AS ctx, coalesce(:cache, 'f16') AS cache, coalesce(:batch, 2048) AS batch,
