@@ -1,4 +1,4 @@
--- modelcat catalogue, schema version 14: every table, index and view, in one file (over 500 lines) so that the schema reads whole.
+-- modelcat catalogue, schema version 15: every table, index and view, in one file (over 500 lines) so that the schema reads whole.
 -- A new catalogue is this file, run in one transaction (it ends by setting PRAGMA user_version);
 -- an older one is brought here by schema/migrations/NNN_*.sql, NNN the version each brings it to
 -- (none brings one to 1, which was only ever created, or to 2, which added views only). Migrations
@@ -68,17 +68,12 @@ CREATE TABLE models (
     majority_type_id INTEGER,            -- census type held by the most tensors, F32 excluded (ties: more params, lower type_id, then type_name); NULL if none
     majority_type_name TEXT,             -- its type_name (BF16 for checkpoints, whose type_id is NULL)
     census TEXT,                         -- 'type:count' pairs by params descending, ties by type_id then type_name (quant_summary.census)
-    -- schema 12: what the model is, what tells it from a re-upload, and the KV cache.
+    -- schema 12: what the model is and what tells it from a re-upload (schema 15 dropped its KV cache
+    -- estimate, kv_*_bytes_per_1k, kv_swa_layers and sliding_window, for memory_terms).
     -- NULL for a model migrated from schema <= 11 until the next crawl re-reads its files (files.reread).
     kind TEXT,                           -- model | mmproj | adapter | imatrix | vocab | unknown: the rule is src/format/model_kind.hpp (README "Kinds")
     chat_template_hash TEXT,             -- 64-bit hash (hex) of tokenizer.chat_template as stored; NULL without one
-    tensor_index_hash TEXT,              -- 64-bit hash (hex) of the data files' tensor indexes, in shard order (files.tensor_index_hash's encoding)
-    -- The KV cache estimate at F16 (src/format/kv_cache.hpp): at a context of C tokens,
-    -- kv_full_bytes_per_1k * C / 1024 + kv_swa_bytes_per_1k * min(C, sliding_window) / 1024.
-    kv_full_bytes_per_1k INTEGER,        -- bytes per 1,024 tokens of the layers attending over the whole context; NULL when the header lacks the attention hyperparameters
-    kv_swa_bytes_per_1k INTEGER,         -- the same for sliding-window layers, while the context fits in the window (0 without a pattern)
-    kv_swa_layers INTEGER,               -- how many layers slide (attention.sliding_window_pattern)
-    sliding_window INTEGER               -- <architecture>.attention.sliding_window, tokens; NULL when absent
+    tensor_index_hash TEXT               -- 64-bit hash (hex) of the data files' tensor indexes, in shard order (files.tensor_index_hash's encoding)
 );
 CREATE INDEX models_name ON models(name);  -- references by name (model_refs, `-p model=NAME`)
 
@@ -315,6 +310,48 @@ CREATE TABLE recipes (
 );
 
 ------------------------------------------------------------------------------------------------
+-- Memory (schema 15): what llama.cpp allocates to run a model on its CPU backend, one sequence
+-- (src/format/memory.hpp; docs/memory.md names the llama.cpp release it follows). The crawl
+-- writes the terms from the header alone; every figure is arithmetic on them (queries/memory.sql).
+-- No rows for a model migrated from schema <= 13 until the next crawl re-reads its files.
+
+-- One row per catalogued model: whether its architecture is modelled and, when it is, its terms.
+CREATE TABLE memory_terms (
+    model_id INTEGER PRIMARY KEY REFERENCES models(model_id) ON DELETE CASCADE,
+    basis    TEXT NOT NULL CHECK (basis IN ('modelled', 'not_modelled')),
+    reason   TEXT,                     -- not_modelled: 'not modelled for ARCH', or what the header lacks; else NULL
+    -- The rest is NULL when not modelled.
+    ctx_train INTEGER,                 -- <arch>.context_length (0 when absent)
+    n_layer   INTEGER,                 -- <arch>.block_count: the repeating layers
+    weights_bytes INTEGER,             -- CPU_Mapped on an AVX2 CPU: the mapped span of the weights left in place
+    repack_bytes  INTEGER,             -- CPU_REPACK on an AVX2 CPU: the matrices its kernels repack (Q4_0, IQ4_NL, MXFP4, Q4_K)
+    layer_weight_bytes_max INTEGER,    -- the largest repeating layer's weights (blk.N.*)
+    repeating_weight_bytes INTEGER,    -- all repeating layers' weights
+    other_weight_bytes     INTEGER,    -- the weights outside them: embedding, output, norms
+    recurrent_bytes INTEGER,           -- recurrent state (conv and SSM), which does not grow with the context
+    output_bytes    INTEGER,           -- the output buffer: one row of logits (n_vocab f32)
+    whole_blocks    INTEGER,           -- 1 when every K and V row is whole blocks of 32, as a q8_0 or q4_0 cache needs
+    -- The compute buffer's terms, bytes per token of the micro-batch (scores: per token and cell).
+    logits_per_token INTEGER,          -- logits and two hidden states
+    attention_per_token INTEGER,       -- Q, K and V of every head and two hidden states
+    scores_per_token_cell INTEGER,     -- the attention scores without flash attention: heads x f32
+    layer_per_token INTEGER            -- the larger of the FFN's (dense or the chosen experts') and the SSM's activations
+);
+
+-- One row per attention cache llama.cpp creates for a modelled model (none for a recurrent one).
+CREATE TABLE memory_caches (
+    model_id INTEGER NOT NULL REFERENCES models(model_id) ON DELETE CASCADE,
+    cache    INTEGER NOT NULL,         -- 0, 1 in llama.cpp's order: the full (or MLA) cache, then the sliding one
+    kind     TEXT NOT NULL CHECK (kind IN ('full', 'sliding', 'mla')),
+    window   INTEGER NOT NULL,         -- sliding: <arch>.attention.sliding_window, tokens; else 0
+    layers   INTEGER NOT NULL,         -- the layers it serves
+    k_elements INTEGER NOT NULL,       -- K elements per cell, summed over its layers
+    v_elements INTEGER NOT NULL,       -- V elements per cell (0 for MLA, whose V is a view of K)
+    v_padded_elements INTEGER NOT NULL,  -- V per cell without flash attention: layers x the widest V row of any cache
+    PRIMARY KEY (model_id, cache)
+) WITHOUT ROWID;
+
+------------------------------------------------------------------------------------------------
 -- Conversion audits (`modelcat audit GGUF SOURCE`, schema 8): a GGUF's values compared tensor by
 -- tensor with its source checkpoint's
 ------------------------------------------------------------------------------------------------
@@ -525,14 +562,16 @@ SELECT m.model_id, m.name, m.kind,
        m.chat_template_hash, m.tensor_index_hash
   FROM models m JOIN files f ON f.model_id = m.model_id AND f.role = 'data' AND f.shard = 0;
 
--- Memory at a glance: tensor bytes as measured, and the KV cache per 1,024 tokens of context at
--- F16 (an estimate of the two largest terms, not a promise about any runtime; see models.kv_*).
+-- Memory at a glance: tensor bytes as measured, and from the memory terms whether the model is
+-- modelled and its f16 KV cache per cell (token of context) of the full and the sliding caches.
 CREATE VIEW model_memory AS
 SELECT m.model_id, m.name, m.kind, m.architecture, m.params,
        (SELECT sum(c.bytes) FROM census c WHERE c.model_id = m.model_id) AS tensor_bytes,
-       m.kv_full_bytes_per_1k + m.kv_swa_bytes_per_1k AS kv_bytes_per_1k_tokens,
-       m.kv_full_bytes_per_1k, m.kv_swa_bytes_per_1k, m.kv_swa_layers, m.sliding_window
-  FROM models m;
+       t.basis, t.reason, t.ctx_train,
+       (SELECT sum(2 * (k_elements + v_elements)) FROM memory_caches c WHERE c.model_id = m.model_id AND c.kind <> 'sliding') AS kv_f16_bytes_per_cell,
+       (SELECT sum(2 * (k_elements + v_elements)) FROM memory_caches c WHERE c.model_id = m.model_id AND c.kind = 'sliding') AS sliding_kv_f16_bytes_per_cell,
+       (SELECT window FROM memory_caches c WHERE c.model_id = m.model_id AND c.kind = 'sliding') AS sliding_window
+  FROM models m LEFT JOIN memory_terms t ON t.model_id = m.model_id;
 
 -- A store's model and what its manifest links to it (an Ollama tag's projector and adapter).
 CREATE VIEW store_links AS
@@ -540,4 +579,4 @@ SELECT s.store, s.name, s.model_id, l.role, l.model_id AS linked_model_id
   FROM store_names s JOIN store_names l ON l.store = s.store AND l.root = s.root AND l.name = s.name AND l.role <> 'model'
  WHERE s.role = 'model' AND s.status = 'ok' AND l.status = 'ok';
 
-PRAGMA user_version = 14;
+PRAGMA user_version = 15;

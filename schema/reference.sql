@@ -19,3 +19,4 @@ INSERT OR REPLACE INTO tensor_name_map SELECT a.architecture, l.source_kind, l.g
 INSERT OR REPLACE INTO tensor_name_map VALUES
     ('qwen2', 'self_attn.q_proj.bias', 'attn_q.bias'), ('qwen2', 'self_attn.k_proj.bias', 'attn_k.bias'),
     ('qwen2', 'self_attn.v_proj.bias', 'attn_v.bias');
+

@@ -1,5 +1,5 @@
 // A new catalogue is schema/current.sql in one step; a catalogue written at every earlier schema
-// version (0-12, by the schema files those versions shipped) migrates in place to exactly the
+// version (0-13, by the schema files those versions shipped) migrates in place to exactly the
 // schema a new one has, keeping its rows and its users' views. The files whose columns the crawl
 // computes are marked, and after the next crawl every derived row equals a fresh crawl's; values
 // SQLite's affinity once changed are read again exactly; reading commands refuse an old schema.
@@ -42,6 +42,17 @@ std::string current_name(const std::string& table, const std::string& column) {
     return table == "files" && column == "kv_count" ? "declared_kv_count" : column;
 }
 
+// A column a later schema dropped (the memory schema: models' KV cache estimate, for memory_terms).
+bool dropped(const std::string& table, const std::string& column) {
+    return table == "models" && (column.starts_with("kv_") && column.ends_with("_per_1k") || column == "kv_swa_layers" ||
+                                 column == "sliding_window");
+}
+
+// The current column an old one is copied from, or NULL when it was dropped.
+std::string source_column(const std::string& table, const std::string& column) {
+    return dropped(table, column) ? "NULL" : quoted(current_name(table, column));
+}
+
 // A catalogue as a modelcat of schema `version` left it: the schema files of that version,
 // holding the rows of `rows_from` (a current catalogue) in the columns that version had, stored
 // through that version's column affinities.
@@ -57,7 +68,7 @@ void write_old_catalogue(const fs::path& path, int version, const fs::path& rows
         std::string cols, from;
         for (const auto& c : column_names(db, "main", table)) {
             cols += (cols.empty() ? "" : ",") + quoted(c);
-            from += (from.empty() ? "" : ",") + quoted(current_name(table, c));
+            from += (from.empty() ? "" : ",") + source_column(table, c);
         }
         db.exec("INSERT OR IGNORE INTO main." + quoted(table) + " (" + cols + ") SELECT " + from + " FROM src." + quoted(table));
     }
@@ -141,7 +152,7 @@ std::string lost_rows(const fs::path& before, const fs::path& after) {
         const std::string table = tables.getColumn(0).getString();
         std::string old_cols, new_cols;
         for (const auto& c : column_names(db, "before", table)) {
-            if (table == "files" && c == "reread") continue;
+            if ((table == "files" && c == "reread") || dropped(table, c)) continue;
             old_cols += (old_cols.empty() ? "" : ",") + quoted(c);
             new_cols += (new_cols.empty() ? "" : ",") + quoted(current_name(table, c));
         }
@@ -159,6 +170,12 @@ std::string derived_rows(const fs::path& db) {
     std::string model_cols;
     for (const auto& c : column_names(d, "main", "models"))
         if (c != "model_id" && c != "crawl_id" && c != "updated_at") model_cols += (model_cols.empty() ? "" : ",") + c;
+    auto but_model_id = [&](const std::string& table, const std::string& alias) {
+        std::string cols;
+        for (const auto& c : column_names(d, "main", table))
+            if (c != "model_id") cols += ", " + alias + "." + c;
+        return cols;
+    };
     return "models\n" + rows_text(d, "SELECT " + model_cols + " FROM models ORDER BY location") +
            "census\n" + rows_text(d, "SELECT m.location, c.type_id, c.type_name, c.tensors, c.params, c.bytes, c.bits_per_weight"
                                      " FROM census c JOIN models m USING (model_id) ORDER BY 1, 3") +
@@ -167,6 +184,10 @@ std::string derived_rows(const fs::path& db) {
            "recipes\n" + rows_text(d, "SELECT m.location, r.recipe, r.quantized_as, r.overrides, r.matching, r.tensors,"
                                       " r.revision, r.imatrix, r.differences, r.why, r.note"
                                       " FROM recipes r JOIN models m USING (model_id) ORDER BY 1") +
+           "memory_terms\n" + rows_text(d, "SELECT m.location" + but_model_id("memory_terms", "t") +
+                                            " FROM memory_terms t JOIN models m USING (model_id) ORDER BY 1") +
+           "memory_caches\n" + rows_text(d, "SELECT m.location" + but_model_id("memory_caches", "c") +
+                                             " FROM memory_caches c JOIN models m USING (model_id) ORDER BY 1, c.cache") +
            "files\n" + rows_text(d, "SELECT location, role, shard, format, version, size, header_bytes, data_start, alignment,"
                                     " declared_kv_count, tensor_count, header_hash, status, reread, ggml_refusals,"
                                     " tensor_index_hash, metadata_hash FROM files ORDER BY location") +
@@ -185,11 +206,21 @@ std::string read_source_file(const std::string& relative) {
 
 const int kValuesVersion = test::historic_version("006_values");  // the first that stored values exactly
 const int kKindVersion = test::historic_version("012_stores");    // the first with models.kind
-// The version schema/migrations/NNN_recipes.sql brings a catalogue to: recipes, derived by the crawl.
-int recipes_version() {
+
+// The version the bundled migration NNN_<stem> brings a catalogue to (memory: the first with memory_terms).
+int migration_version(std::string_view stem) {
     for (const catalog::SqlText& m : catalog::schema_migrations())
-        if (m.name.ends_with("_recipes")) return std::stoi(std::string(m.name.substr(0, 3)));
-    throw std::runtime_error("no recipes migration");
+        if (m.name.substr(4) == stem) return std::stoi(std::string(m.name.substr(0, 3)));
+    ADD_FAILURE() << "no migration " << stem;
+    return 0;
+}
+
+// The latest version a migration marks every file to be read again for (rows the crawl derives).
+int last_reread_version() {
+    int version = 0;
+    for (const catalog::SqlText& m : catalog::schema_migrations())
+        if (m.sql.find("SET reread = 1") != std::string_view::npos) version = std::stoi(std::string(m.name.substr(0, 3)));
+    return version;
 }
 
 class OldCatalogue : public ::testing::Test {
@@ -226,7 +257,7 @@ TEST_F(OldCatalogue, EveryEarlierVersionMigratesToTheFreshSchemaKeepingItsRows) 
     for (int v = 0; v < catalog::schema_version(); ++v) {
         SCOPED_TRACE("from user_version " + std::to_string(v));
         const bool has_rows = v > 0, altered = has_rows && v < kValuesVersion;  // "0123" stored as 123
-        const bool reread = has_rows && v < recipes_version();  // rows the crawl computes are missing
+        const bool reread = has_rows && v < last_reread_version();  // a column or table the crawl computes is missing
         const bool no_kind = has_rows && v < kKindVersion;
         const fs::path db = tmp_ / ("v" + std::to_string(v) + ".db"), before = tmp_ / ("v" + std::to_string(v) + "-before.db");
         write_old_catalogue(db, v, current_);
@@ -251,7 +282,8 @@ TEST_F(OldCatalogue, EveryEarlierVersionMigratesToTheFreshSchemaKeepingItsRows) 
                   reread ? clean_.string() + "," + damaged_.string() : "NULL");
         // what the crawl computes stays NULL until it reads the files again
         EXPECT_EQ(test::sql_value(db, "SELECT count(*) FROM models WHERE kind IS NULL"), no_kind ? "2" : "0");
-        EXPECT_EQ(test::sql_value(db, "SELECT count(*) FROM recipes"), "0");
+        EXPECT_EQ(test::sql_value(db, "SELECT count(*) FROM recipes"), has_rows && v >= migration_version("recipes") ? "2" : "0");
+        EXPECT_EQ(test::sql_value(db, "SELECT count(*) FROM memory_terms"), has_rows && v >= migration_version("memory") ? "2" : "0");
         test::CommandResult crawl = test::run_modelcat("crawl -q --db " + db.string() + " " + store_.string());
         ASSERT_EQ(crawl.exit_code, 0) << crawl.err;
         EXPECT_EQ(derived_rows(db), derived_rows(current_));
@@ -284,14 +316,6 @@ TEST_F(OldCatalogue, ItsFilesAreReadAgainByTheNextCrawlAndAlteredValuesComeBackE
               "real");
     EXPECT_EQ(test::sql_value(db, "SELECT count(*) FROM files WHERE reread"), "0");
     EXPECT_EQ(test::sql_value(db, "SELECT value FROM my_names WHERE location = '" + damaged_.string() + "'"), "0123");
-}
-
-// The latest version a migration marks every file to be read again for (rows the crawl derives).
-int last_reread_version() {
-    int version = 0;
-    for (const catalog::SqlText& m : catalog::schema_migrations())
-        if (m.sql.find("SET reread = 1") != std::string_view::npos) version = std::stoi(std::string(m.name.substr(0, 3)));
-    return version;
 }
 
 TEST_F(OldCatalogue, WhereNothingIsMissingTheNextCrawlReadsNothing) {

@@ -14,7 +14,6 @@
 #include "model/error.hpp"
 #include "model/header_hashes.hpp"
 #include "model/kind.hpp"
-#include "model/kv_cache.hpp"
 #include "support.hpp"
 
 using namespace modelcat;
@@ -76,62 +75,6 @@ TEST(ModelKind, RealFilesFromOtherTools) {
     EXPECT_EQ(kind_of(parse_file(test::fixtures_dir() / "llama-2-tiny-random.gguf")), "model");
     // a PEFT-style safetensors LoRA from Ollama's tests: model.layers.30.self_attn.q_proj.lora_a ...
     EXPECT_EQ(kind_of(parse_file(test::fixtures_dir() / "ollama-discollama-lora-adapters.safetensors")), "adapter");
-}
-
-TEST(KvCache, PerLayerSumOfKvHeadsTimesKeyAndValueLengthsAtF16) {
-    // the tiny llama: 2 layers x 2 kv heads x (64 + 64) x 2 bytes x 1,024 tokens
-    auto est = model::estimate_kv_cache(kit::parse_header(kit::tiny_llama("t", 8)));
-    ASSERT_TRUE(est);
-    EXPECT_EQ(est->full_bytes_per_1k, 2u * 2 * 128 * 2 * 1024);
-    EXPECT_EQ(est->swa_bytes_per_1k, 0u);
-    EXPECT_FALSE(est->sliding_window);
-}
-
-GgufWriter attention(uint32_t layers) {
-    GgufWriter w;
-    w.add_kv("general.architecture", GgufValue::str("gemma3"));
-    w.add_kv("gemma3.block_count", GgufValue::u32(layers));
-    w.add_kv("gemma3.embedding_length", GgufValue::u32(2048));
-    w.add_kv("gemma3.attention.head_count", GgufValue::u32(8));
-    return w;
-}
-
-TEST(KvCache, ExplicitLengthsPerLayerArraysAndSlidingWindows) {
-    GgufWriter w = attention(6);
-    w.add_kv("gemma3.attention.head_count_kv", GgufValue::array(GgufType::u32, {GgufValue::u32(4), GgufValue::u32(4),
-                                                                              GgufValue::u32(4), GgufValue::u32(4),
-                                                                              GgufValue::u32(0), GgufValue::u32(4)}));
-    w.add_kv("gemma3.attention.key_length", GgufValue::u32(256));
-    w.add_kv("gemma3.attention.value_length", GgufValue::u32(128));
-    w.add_kv("gemma3.attention.sliding_window", GgufValue::u32(1024));
-    w.add_kv("gemma3.attention.sliding_window_pattern", GgufValue::u32(3));  // layers 2 and 5 dense
-    auto est = model::estimate_kv_cache(kit::parse_header(w));
-    ASSERT_TRUE(est);
-    const uint64_t layer = 4 * (256 + 128) * 2 * 1024;
-    EXPECT_EQ(est->full_bytes_per_1k, 2 * layer);  // layers 2 and 5
-    EXPECT_EQ(est->swa_bytes_per_1k, 3 * layer);   // layers 0, 1, 3; layer 4 has no kv heads
-    EXPECT_EQ(est->swa_layers, 4u);
-    EXPECT_EQ(est->sliding_window, 1024u);
-
-    GgufWriter b = attention(3);  // a bool per layer; defaults: kv heads = heads, lengths = 2048 / 8
-    b.add_kv("gemma3.attention.sliding_window", GgufValue::u32(512));
-    b.add_kv("gemma3.attention.sliding_window_pattern",
-             GgufValue::array(GgufType::boolean, {GgufValue::boolean(true), GgufValue::boolean(false), GgufValue::boolean(true)}));
-    auto bools = model::estimate_kv_cache(kit::parse_header(b));
-    ASSERT_TRUE(bools);
-    EXPECT_EQ(bools->full_bytes_per_1k, 8u * 512 * 2 * 1024);
-    EXPECT_EQ(bools->swa_bytes_per_1k, 2u * 8 * 512 * 2 * 1024);
-}
-
-TEST(KvCache, NothingWithoutTheAttentionHyperparameters) {
-    GgufWriter w;
-    w.add_kv("general.architecture", GgufValue::str("mamba"));
-    w.add_kv("mamba.block_count", GgufValue::u32(4));
-    EXPECT_FALSE(model::estimate_kv_cache(kit::parse_header(w)));
-    EXPECT_FALSE(model::estimate_kv_cache(kit::parse_header(kit::tiny_mmproj())));  // clip keeps no block_count under its name
-    GgufWriter odd = attention(3);  // an array that is not one value per layer
-    odd.add_kv("gemma3.attention.head_count_kv", GgufValue::array(GgufType::u32, {GgufValue::u32(4), GgufValue::u32(4)}));
-    EXPECT_FALSE(model::estimate_kv_cache(kit::parse_header(odd)));
 }
 
 TEST(HeaderHashes, TensorIndexIgnoresMetadataAndMetadataIgnoresOrder) {

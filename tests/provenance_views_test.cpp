@@ -32,15 +32,17 @@ protected:
     fs::path store_ = tmp_ / "store", db_ = tmp_ / "catalog.db";
 };
 
-TEST_F(ProvenanceViews, ModelMemoryGivesTensorBytesAndTheKvCachePer1kTokens) {
-    // 2 layers x 2 kv heads x (64 + 64) x 2 bytes x 1,024 tokens
-    EXPECT_EQ(test::sql_value(db_, "SELECT kv_bytes_per_1k_tokens || ' ' || kv_full_bytes_per_1k || ' ' || kv_swa_bytes_per_1k FROM model_memory"
-                  " WHERE name = 'tiny-Q4_K_M'"),
-              "1048576 1048576 0");
+TEST_F(ProvenanceViews, ModelMemoryGivesTensorBytesAndTheEnginesKvCachePerCell) {
+    // 2 layers x 2 kv heads x (64 + 64) x 2 bytes per cell of context
+    EXPECT_EQ(test::sql_value(db_, "SELECT basis || ' ' || kv_f16_bytes_per_cell || ' ' || coalesce(sliding_kv_f16_bytes_per_cell, 'none') || ' ' ||"
+                  " ctx_train FROM model_memory WHERE name = 'tiny-Q4_K_M'"),
+              "modelled 1024 none 4096");
     EXPECT_EQ(test::sql_value(db_, "SELECT tensor_bytes = (SELECT sum(bytes) FROM tensors t WHERE t.model_id = model_memory.model_id)"
                   " FROM model_memory WHERE name = 'tiny-Q4_K_M'"),
               "1");
-    EXPECT_EQ(test::sql_value(db_, "SELECT coalesce(kv_bytes_per_1k_tokens, 'none') FROM model_memory WHERE name = 'mmproj-tiny'"), "none");
+    EXPECT_EQ(test::sql_value(db_, "SELECT basis || ': ' || reason || ' ' || coalesce(kv_f16_bytes_per_cell, 'none') FROM model_memory"
+                  " WHERE name = 'mmproj-tiny'"),
+              "not_modelled: not modelled for clip none");
 }
 
 TEST_F(ProvenanceViews, QuantProvenanceHoldsTheImatrixKeysAsStored) {

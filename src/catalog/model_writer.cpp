@@ -19,12 +19,10 @@ const char* const kEvictSql =
 const std::string kUpsertSql =
     "INSERT INTO models (location, name, format, architecture, file_type, tensor_count, kv_count,"
     " params, file_bytes, header_bytes, policy_hash, shape_hash, block_count, majority_type_id,"
-    " majority_type_name, census, kind, chat_template_hash, tensor_index_hash, kv_full_bytes_per_1k,"
-    " kv_swa_bytes_per_1k, kv_swa_layers, sliding_window, crawl_id, updated_at)"
+    " majority_type_name, census, kind, chat_template_hash, tensor_index_hash, crawl_id, updated_at)"
     " VALUES (:location, :name, :format, :architecture, :file_type, :tensor_count, :kv_count, :params,"
     " :file_bytes, :header_bytes, :policy_hash, :shape_hash, :block_count, :majority_type_id,"
-    " :majority_type_name, :census, :kind, :chat_template_hash, :tensor_index_hash, :kv_full_bytes_per_1k,"
-    " :kv_swa_bytes_per_1k, :kv_swa_layers, :sliding_window, :crawl_id, " + std::string(kSqlNow) + ")"
+    " :majority_type_name, :census, :kind, :chat_template_hash, :tensor_index_hash, :crawl_id, " + std::string(kSqlNow) + ")"
     " ON CONFLICT(location) DO UPDATE SET name = excluded.name, format = excluded.format,"
     " architecture = excluded.architecture, file_type = excluded.file_type,"
     " tensor_count = excluded.tensor_count, kv_count = excluded.kv_count, params = excluded.params,"
@@ -33,9 +31,7 @@ const std::string kUpsertSql =
     " block_count = excluded.block_count, majority_type_id = excluded.majority_type_id,"
     " majority_type_name = excluded.majority_type_name, census = excluded.census,"
     " kind = excluded.kind, chat_template_hash = excluded.chat_template_hash,"
-    " tensor_index_hash = excluded.tensor_index_hash, kv_full_bytes_per_1k = excluded.kv_full_bytes_per_1k,"
-    " kv_swa_bytes_per_1k = excluded.kv_swa_bytes_per_1k, kv_swa_layers = excluded.kv_swa_layers,"
-    " sliding_window = excluded.sliding_window,"
+    " tensor_index_hash = excluded.tensor_index_hash,"
     " crawl_id = excluded.crawl_id, updated_at = excluded.updated_at"
     " RETURNING model_id";
 const char* const kFileSql =
@@ -73,6 +69,16 @@ const char* const kPolicyRow = "(:model_id, :tensor_kind, :type_id, :type_name, 
 const char* const kRecipeSql =
     "INSERT INTO recipes (model_id, recipe, quantized_as, overrides, matching, tensors, revision, imatrix, differences, why, note)"
     " VALUES (:model_id, :recipe, :quantized_as, :overrides, :matching, :tensors, :revision, :imatrix, :differences, :why, :note)";
+const char* const kMemorySql =
+    "INSERT INTO memory_terms (model_id, basis, reason, ctx_train, n_layer, weights_bytes, repack_bytes,"
+    " layer_weight_bytes_max, repeating_weight_bytes, other_weight_bytes, recurrent_bytes, output_bytes, whole_blocks,"
+    " logits_per_token, attention_per_token, scores_per_token_cell, layer_per_token)"
+    " VALUES (:model_id, :basis, :reason, :ctx_train, :n_layer, :weights_bytes, :repack_bytes, :layer_weight_bytes_max,"
+    " :repeating_weight_bytes, :other_weight_bytes, :recurrent_bytes, :output_bytes, :whole_blocks, :logits_per_token,"
+    " :attention_per_token, :scores_per_token_cell, :layer_per_token)";
+const char* const kMemoryCacheSql =
+    "INSERT INTO memory_caches (model_id, cache, kind, window, layers, k_elements, v_elements, v_padded_elements)"
+    " VALUES (:model_id, :cache, :kind, :window, :layers, :k_elements, :v_elements, :v_padded_elements)";
 const char* const kEventSql =
     "INSERT INTO model_events (crawl_id, location, event, file_bytes_before, file_bytes_after,"
     " policy_before, policy_after, census_before, census_after)"
@@ -83,7 +89,8 @@ const char* const kEventSql =
 
 ModelWriter::ModelWriter(SQLite::Database& db)
     : previous_(db, kPreviousSql), evict_(db, kEvictSql), upsert_(db, kUpsertSql), file_(db, kFileSql),
-      warning_(db, kWarningSql), refusal_(db, kRefusalSql), recipe_(db, kRecipeSql), event_(db, kEventSql), metadata_(db, kMetadataHead, kMetadataRow),
+      warning_(db, kWarningSql), refusal_(db, kRefusalSql), recipe_(db, kRecipeSql), event_(db, kEventSql),
+      memory_(db, kMemorySql), memory_cache_(db, kMemoryCacheSql), metadata_(db, kMetadataHead, kMetadataRow),
       tensors_(db, kTensorHead, kTensorRow), census_(db, kCensusHead, kCensusRow), policy_(db, kPolicyHead, kPolicyRow),
       db_(db) {
     for (const char* table : kChildTables)
@@ -111,6 +118,7 @@ int64_t ModelWriter::write(int64_t crawl_id, const model::ModelRows& rows) {
     census_.insert(rows.census.size(), [&](BatchInsert::Row& r, size_t i) { bind_census(r, model_id, rows.census[i]); });
     policy_.insert(rows.policy.size(), [&](BatchInsert::Row& r, size_t i) { bind_policy(r, model_id, rows.policy[i]); });
     if (rows.recipe) insert_recipe(model_id, *rows.recipe);
+    insert_memory(model_id, rows.memory);
     record_event(crawl_id, model_id, before);
     tx.commit();
     return model_id;
@@ -157,10 +165,6 @@ int64_t ModelWriter::upsert_model(int64_t crawl_id, const model::ModelRow& m) {
     up.bind(":kind", m.kind);
     up.bind(":chat_template_hash", m.chat_template_hash);
     up.bind(":tensor_index_hash", m.tensor_index_hash);
-    up.bind(":kv_full_bytes_per_1k", m.kv_full_bytes_per_1k);
-    up.bind(":kv_swa_bytes_per_1k", m.kv_swa_bytes_per_1k);
-    up.bind(":kv_swa_layers", m.kv_swa_layers);
-    up.bind(":sliding_window", m.sliding_window);
     up.bind(":crawl_id", crawl_id);
     if (!up.step()) throw std::runtime_error("upsert of model returned no row");
     const int64_t id = up.column(0).getInt64();
@@ -311,6 +315,44 @@ void ModelWriter::record_event(int64_t crawl_id, int64_t model_id, const std::op
     ev.bind(":census_before", before ? std::optional(before->census) : std::nullopt);
     ev.bind(":model_id", model_id);
     ev.exec();
+}
+
+// The memory terms (a row for every model, saying why when there are none) and their caches.
+void ModelWriter::insert_memory(int64_t model_id, const model::MemoryRow& m) {
+    auto i64 = [](uint64_t v) { return static_cast<int64_t>(v); };
+    memory_.bind(":model_id", model_id);
+    memory_.bind(":basis", m.terms ? "modelled" : "not_modelled");
+    memory_.bind(":reason", m.terms ? std::nullopt : std::optional(m.reason));
+    const std::optional<model::MemoryTerms>& t = m.terms;
+    auto term = [&](uint64_t model::MemoryTerms::*field) { return t ? std::optional(i64((*t).*field)) : std::nullopt; };
+    memory_.bind(":ctx_train", term(&model::MemoryTerms::ctx_train));
+    memory_.bind(":n_layer", term(&model::MemoryTerms::n_layer));
+    memory_.bind(":weights_bytes", term(&model::MemoryTerms::weights_bytes));
+    memory_.bind(":repack_bytes", term(&model::MemoryTerms::repack_bytes));
+    memory_.bind(":layer_weight_bytes_max", term(&model::MemoryTerms::layer_weight_bytes_max));
+    memory_.bind(":repeating_weight_bytes", term(&model::MemoryTerms::repeating_weight_bytes));
+    memory_.bind(":other_weight_bytes", term(&model::MemoryTerms::other_weight_bytes));
+    memory_.bind(":recurrent_bytes", term(&model::MemoryTerms::recurrent_bytes));
+    memory_.bind(":output_bytes", term(&model::MemoryTerms::output_bytes));
+    memory_.bind(":logits_per_token", term(&model::MemoryTerms::logits_per_token));
+    memory_.bind(":attention_per_token", term(&model::MemoryTerms::attention_per_token));
+    memory_.bind(":scores_per_token_cell", term(&model::MemoryTerms::scores_per_token_cell));
+    memory_.bind(":layer_per_token", term(&model::MemoryTerms::layer_per_token));
+    memory_.bind(":whole_blocks", t ? std::optional<int64_t>(t->whole_blocks) : std::nullopt);
+    memory_.exec();
+    if (!t) return;
+    for (size_t i = 0; i < t->caches.size(); ++i) {
+        const model::CacheTerms& c = t->caches[i];
+        memory_cache_.bind(":model_id", model_id);
+        memory_cache_.bind(":cache", static_cast<int64_t>(i));
+        memory_cache_.bind(":kind", std::string(model::cache_kind_name(c.kind)));
+        memory_cache_.bind(":window", static_cast<int64_t>(c.window));
+        memory_cache_.bind(":layers", static_cast<int64_t>(c.layers));
+        memory_cache_.bind(":k_elements", i64(c.k_elements));
+        memory_cache_.bind(":v_elements", i64(c.v_elements));
+        memory_cache_.bind(":v_padded_elements", i64(c.v_padded_elements));
+        memory_cache_.exec();
+    }
 }
 
 }  // namespace modelcat::catalog

@@ -39,12 +39,14 @@ private:
     void insert_warning(int64_t crawl_id, int64_t model_id, const std::string& location, const model::Warning& w);
     void insert_refusal(int64_t model_id, int64_t file_id, size_t seq, const std::pair<std::string, std::string>& refusal);
     void insert_recipe(int64_t model_id, const model::RecipeRow& r);
+    void insert_memory(int64_t model_id, const model::MemoryRow& m);
     void record_event(int64_t crawl_id, int64_t model_id, const std::optional<Before>& before);
 
-    static constexpr std::array<const char*, 5> kChildTables = {"files", "census", "warnings", "policy_layers", "recipes"};
+    static constexpr std::array<const char*, 7> kChildTables = {"files",   "census",       "warnings",     "policy_layers",
+                                                                "recipes", "memory_terms", "memory_caches"};
 
     // Prepared once: a crawl writes thousands of models.
-    NamedStatement previous_, evict_, upsert_, file_, warning_, refusal_, recipe_, event_;
+    NamedStatement previous_, evict_, upsert_, file_, warning_, refusal_, recipe_, event_, memory_, memory_cache_;
     BatchInsert metadata_, tensors_, census_, policy_;
     std::vector<NamedStatement> clear_;  // one per kChildTables
     SQLite::Database& db_;

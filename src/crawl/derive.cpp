@@ -8,13 +8,13 @@
 #include <tuple>
 
 #include "format/json_text.hpp"
+#include "format/memory.hpp"
 #include "model/census.hpp"
 #include "model/content_hash.hpp"
 #include "model/error.hpp"
 #include "model/ggml_compat.hpp"
 #include "model/header_hashes.hpp"
 #include "model/kind.hpp"
-#include "model/kv_cache.hpp"
 #include "model/policy.hpp"
 #include "model/recipe.hpp"
 #include "model/tensor_names.hpp"
@@ -215,7 +215,7 @@ model::ModelRow model_row(const std::string& name, const std::vector<CrawledFile
     return m;
 }
 
-// Kind, the hashes that tell re-uploads apart, and the KV cache estimate: from the data files.
+// Kind and the hashes that tell re-uploads apart: from the data files.
 void set_model_facts(model::ModelRow& m, const std::vector<CrawledFile>& files) {
     std::vector<const model::FileHeader*> data;
     model::ContentHash index;
@@ -232,12 +232,19 @@ void set_model_facts(model::ModelRow& m, const std::vector<CrawledFile>& files) 
         h.update({reinterpret_cast<const uint8_t*>(t->data()), t->size()});
         m.chat_template_hash = model::hex64(h.digest());
     }
-    if (auto kv = model::estimate_kv_cache(*data.front())) {
-        m.kv_full_bytes_per_1k = static_cast<int64_t>(kv->full_bytes_per_1k);
-        m.kv_swa_bytes_per_1k = static_cast<int64_t>(kv->swa_bytes_per_1k);
-        m.kv_swa_layers = static_cast<int64_t>(kv->swa_layers);
-        m.sliding_window = as_int(kv->sliding_window);
-    }
+}
+
+// What llama.cpp allocates for it, from the one GGUF it is (format/memory.hpp); a split set, a
+// checkpoint or another format says so rather than guess.
+model::MemoryRow memory_row(const std::vector<CrawledFile>& files) {
+    std::vector<const model::FileHeader*> data;
+    for (const auto& f : files)
+        if (f.role == FileRole::data) data.push_back(&f.header);
+    if (data.size() != 1 || data.front()->format != model::Format::gguf)
+        return {std::nullopt, data.size() > 1 ? "not modelled for split sets" : "not modelled for safetensors checkpoints"};
+    auto read = format::read_memory_model(*data.front());
+    if (auto* n = std::get_if<format::NotModelled>(&read)) return {std::nullopt, n->reason};
+    return {format::memory_terms(std::get<format::MemoryModel>(read)), ""};
 }
 
 // The recipe of a GGUF model, its split shards read as the one file they were quantized as.
@@ -292,6 +299,7 @@ model::ModelRows derive_model_rows(const std::string& name, const std::vector<Cr
     rows.model.block_count = model::block_count(headers, rows.model.architecture);
     set_model_facts(rows.model, files);
     rows.recipe = recipe_row(files);
+    rows.memory = memory_row(files);
     return rows;
 }
 

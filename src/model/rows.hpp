@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/header.hpp"
+#include "model/memory_terms.hpp"
 
 namespace modelcat::model {
 
@@ -66,10 +67,9 @@ struct ModelRow {
     std::optional<int64_t> majority_type_id;
     std::optional<std::string> majority_type_name;
     std::string census;  // quant_summary's census string
-    // Schema 12: what kind of artifact, what tells re-uploads apart, the KV cache estimate.
+    // Schema 12: what kind of artifact, what tells re-uploads apart.
     std::string kind;
     std::optional<std::string> chat_template_hash, tensor_index_hash;
-    std::optional<int64_t> kv_full_bytes_per_1k, kv_swa_bytes_per_1k, kv_swa_layers, sliding_window;
 };
 
 // A policy_layers row: one tensor kind at one type, and its layers.
@@ -121,6 +121,7 @@ struct ModelRows {
     std::vector<CensusRow> census;
     std::vector<PolicyRow> policy;
     std::optional<RecipeRow> recipe;  // GGUF models
+    MemoryRow memory;                  // memory_terms and memory_caches
 };
 
 }  // namespace modelcat::model

@@ -1,12 +1,14 @@
 // Writes the sample store: the eight Llama 3.1 8B quants as sparse replicas,
 // and with --checkpoint the BF16 safetensors source and its GGUF conversion;
 // with --stores, a home folder holding an HF cache, an Ollama store and an
-// LM Studio folder of small models (kit/stores.hpp) instead.
+// LM Studio folder of small models (kit/stores.hpp) instead; with --arch small|real,
+// the files of every architecture the memory engine supports (kit/arch_files.hpp).
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <filesystem>
 
+#include "arch_files.hpp"
 #include "generator_usage.hpp"
 #include "llama31.hpp"
 #include "stores.hpp"
@@ -21,11 +23,13 @@ void report(const fs::path& p) { std::printf("%s %ju\n", p.c_str(), static_cast<
 }  // namespace
 
 int main(int argc, char** argv) {
-    constexpr const char* kUsage = "OUT_DIR [--checkpoint | --stores]";
+    constexpr const char* kUsage = "OUT_DIR [--checkpoint | --stores | --arch small|real]";
     if (auto rc = usage_instead(argc, argv, kUsage)) return *rc;
     const bool checkpoint = argc == 3 && std::strcmp(argv[2], "--checkpoint") == 0;
     const bool stores = argc == 3 && std::strcmp(argv[2], "--stores") == 0;
-    if (argc != 2 && !checkpoint && !stores) {
+    const bool arch = argc == 4 && std::strcmp(argv[2], "--arch") == 0 &&
+                      (std::strcmp(argv[3], "small") == 0 || std::strcmp(argv[3], "real") == 0);
+    if (argc != 2 && !checkpoint && !stores && !arch) {
         std::fprintf(stderr, "usage: %s %s\n", argv[0], kUsage);
         return 2;
     }
@@ -35,6 +39,11 @@ int main(int argc, char** argv) {
             fs::remove_all(dir);  // the same stores every time: blobs are named by their content
             const SampleStores s = write_sample_stores(dir);
             std::printf("%s\n%s\n%s\n", s.hub.c_str(), s.ollama.c_str(), s.lmstudio.c_str());
+            return 0;
+        }
+        if (arch) {
+            const ArchScale scale = std::strcmp(argv[3], "small") == 0 ? ArchScale::small : ArchScale::real;
+            for (const auto& p : write_arch_files(dir, scale)) report(p);
             return 0;
         }
         for (const auto& p : write_llama31_lineup(dir)) report(p);

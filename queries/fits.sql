@@ -1,0 +1,69 @@
+-- Which quants run in a GPU's memory at a context: per model the total llama.cpp allocates (the memory report's figures), whether it fits wholly in vram, how many repeating layers fit when it does not (the rest, with their KV cache, in ram), and the largest context up to the trained one that fits wholly; largest bits per weight that fits first. Params: :vram (required: bytes, or with KiB/MiB/GiB/TiB or KB/MB/GB/TB), :margin (the same, kept free of vram; default the larger of 512 MiB and 5 % of vram), :ram (the same; default unlimited), :ctx (default 4096; 0: the trained context), :cache, :batch, :ubatch, :flash, :swa_full (as the memory report), :pattern (LIKE on name), :kind (LIKE on kind, default model).
+-- @param ctx integer
+-- @param batch integer
+-- @param ubatch integer
+-- @param swa_full integer
+-- @param vram required
+WITH sizes AS (SELECT 'vram' AS what, CAST(:vram AS TEXT) AS txt UNION ALL SELECT 'ram', CAST(:ram AS TEXT)
+                UNION ALL SELECT 'margin', CAST(:margin AS TEXT)),
+     parsed AS (SELECT what, CAST(CAST(rtrim(txt, 'KMGTkmgtIiBb') AS REAL) *
+                       CASE upper(substr(txt, length(rtrim(txt, 'KMGTkmgtIiBb')) + 1))
+                            WHEN '' THEN 1 WHEN 'B' THEN 1 WHEN 'K' THEN 1024 WHEN 'KIB' THEN 1024 WHEN 'KB' THEN 1000
+                            WHEN 'M' THEN 1048576 WHEN 'MIB' THEN 1048576 WHEN 'MB' THEN 1000000
+                            WHEN 'G' THEN 1073741824 WHEN 'GIB' THEN 1073741824 WHEN 'GB' THEN 1000000000
+                            WHEN 'T' THEN 1099511627776 WHEN 'TIB' THEN 1099511627776 WHEN 'TB' THEN 1000000000000 END AS INTEGER) AS bytes
+                  FROM sizes WHERE txt IS NOT NULL),
+     s AS (SELECT coalesce(:ctx, 4096) AS ctx, coalesce(:cache, 'f16') AS cache, coalesce(:batch, 2048) AS batch,
+                  coalesce(:ubatch, 512) AS ubatch, coalesce(:flash, 'auto') <> 'off' AS flash, coalesce(:swa_full, 0) AS swa_full,
+                  (SELECT bytes FROM parsed WHERE what = 'ram') AS ram,
+                  -- what the GPU's driver and the compute estimate's error may take (docs/memory.md)
+                  (SELECT bytes FROM parsed WHERE what = 'vram') - coalesce((SELECT bytes FROM parsed WHERE what = 'margin'),
+                      max(536870912, (SELECT bytes FROM parsed WHERE what = 'vram') / 20)) AS vram),
+     r AS (SELECT m.model_id, m.name, q.bits_per_weight, q.file_type_name, t.basis, t.reason, t.ctx_train, t.n_layer, t.layer_weight_bytes_max,
+                  iif(s.ctx = 0, t.ctx_train, s.ctx) AS ctx, s.vram, s.ram
+             FROM models m CROSS JOIN s LEFT JOIN memory_terms t ON t.model_id = m.model_id
+             JOIN quant_summary q ON q.model_id = m.model_id
+            WHERE m.kind LIKE coalesce(:kind, 'model') AND m.name LIKE coalesce(:pattern, '%')),
+     -- the contexts a person picks, and the trained one, each evaluated as the memory report would
+     candidates(c) AS (VALUES (512), (1024), (2048), (4096), (8192), (12288), (16384), (24576), (32768), (49152), (65536),
+                              (98304), (131072), (196608), (262144), (393216), (524288), (786432), (1048576)),
+     w AS (SELECT model_id, ctx FROM r WHERE basis = 'modelled' UNION SELECT r.model_id, c FROM r, candidates WHERE r.basis = 'modelled' AND c <= r.ctx_train
+           UNION SELECT model_id, ctx_train FROM r WHERE basis = 'modelled' AND ctx_train > 0),
+     -- the figures of each (model, context) of w, as src/format/memory_figures.cpp computes them (tests hold the two equal)
+     p AS (SELECT w.model_id, w.ctx, (w.ctx + 255) / 256 * 256 AS n_ctx, min(w.ctx, s.batch, s.ubatch) AS tok, s.cache, s.flash, s.swa_full,
+                  CASE s.cache WHEN 'f16' THEN 64 WHEN 'q8_0' THEN 34 WHEN 'q4_0' THEN 18 END AS per_32  -- bytes of 32 elements
+             FROM w CROSS JOIN s),
+     -- each cache's cells: the context rounded up to 256, a sliding one the window and a micro-batch
+     cells AS (SELECT p.model_id, p.ctx, c.k_elements, iif(p.flash, c.v_elements, c.v_padded_elements) AS v_elements, p.per_32, p.tok, p.flash,
+                      iif(c.kind = 'sliding' AND NOT p.swa_full, min(p.n_ctx, (c.window + p.tok + 255) / 256 * 256), p.n_ctx) AS cells
+                 FROM p JOIN memory_caches c ON c.model_id = p.model_id),
+     caches AS (SELECT model_id, ctx, sum((k_elements * per_32 / 32 + v_elements * per_32 / 32) * cells) AS kv_bytes,
+                       sum(cells * ((tok + 63) / 64 * 64) * iif(flash, 2, 4)) AS masks,  -- GGML_KQ_MASK_PAD; f16 with flash attention
+                       iif(flash, 0, max(cells)) AS score_cells
+                  FROM cells GROUP BY model_id, ctx),
+     figures AS (SELECT p.model_id, p.ctx, t.weights_bytes, t.repack_bytes, t.recurrent_bytes, t.output_bytes,
+                        iif(p.per_32 IS NULL OR (p.cache <> 'f16' AND (NOT p.flash OR NOT t.whole_blocks)), NULL, coalesce(k.kv_bytes, 0)) AS kv_bytes,
+                        max(t.logits_per_token * p.tok, coalesce(k.masks, 0) + max(t.scores_per_token_cell * coalesce(k.score_cells, 0) * p.tok +
+                            t.attention_per_token * p.tok, t.layer_per_token * p.tok)) AS compute_bytes
+                   FROM p JOIN memory_terms t ON t.model_id = p.model_id AND t.basis = 'modelled'
+                   LEFT JOIN caches k ON k.model_id = p.model_id AND k.ctx = p.ctx),
+     totals AS MATERIALIZED (
+         SELECT model_id, ctx, compute_bytes + output_bytes AS fixed_bytes, kv_bytes,
+                weights_bytes + repack_bytes + kv_bytes + recurrent_bytes + output_bytes + compute_bytes AS total_bytes
+           FROM figures),
+     fit AS (SELECT r.*, t.total_bytes, t.total_bytes <= r.vram AS fits,
+                    -- partial offload: the compute and output buffers, then whole layers with their share of the KV cache
+                    max(0, min(r.n_layer, (r.vram - t.fixed_bytes) / (r.layer_weight_bytes_max + (t.kv_bytes + r.n_layer - 1) / r.n_layer))) AS layers_fit,
+                    (SELECT max(x.ctx) FROM totals x WHERE x.model_id = r.model_id AND x.total_bytes <= r.vram) AS max_ctx,
+                    t.fixed_bytes, t.kv_bytes
+               FROM r LEFT JOIN totals t ON t.model_id = r.model_id AND t.ctx = r.ctx)
+SELECT model_id, name, file_type_name, round(bits_per_weight, 4) AS bits_per_weight, ctx, total_bytes,
+       round(total_bytes / 1073741824.0, 2) AS total_gib, fits, iif(fits, n_layer, layers_fit) AS gpu_layers, n_layer,
+       iif(fits, 0, total_bytes - fixed_bytes - layers_fit * (layer_weight_bytes_max + (kv_bytes + n_layer - 1) / n_layer)) AS ram_bytes,
+       iif(fits OR ram IS NULL, NULL, total_bytes - fixed_bytes - layers_fit * (layer_weight_bytes_max + (kv_bytes + n_layer - 1) / n_layer) <= ram) AS fits_ram,
+       max_ctx, coalesce(basis, 'not_modelled') AS basis,
+       CASE WHEN basis IS NULL THEN 'no memory terms yet: the next crawl reads the file again'
+            WHEN basis = 'not_modelled' THEN reason
+            WHEN total_bytes IS NULL THEN 'no figures at these settings (see the memory report''s note)' END AS note
+  FROM fit
+ ORDER BY fits DESC, bits_per_weight DESC, name, model_id;
