@@ -35,6 +35,7 @@ CommandResult run_modelcat(const std::string& args, const std::string& shell_pre
 std::string modelcat_binary();  // the built binary's path
 
 std::filesystem::path fixtures_dir();  // ../shared/fixtures/real
+std::filesystem::path llama_cpp_fixtures_dir();  // ../shared/fixtures/llama-cpp: llama.cpp's own converter and quantizer output
 
 // The 8-quant Llama 3.1 8B lineup, written once per test process and copied
 // (holes kept: ~63 MB of headers, not 40 GB) into `dir` for a test to change.

@@ -1,5 +1,6 @@
 #include "audit/audit.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <exception>
@@ -93,6 +94,9 @@ model::TensorResult check_generated(const TensorSpan& g, const AuditSides& in, A
 std::vector<model::TensorResult> compare_all(const std::vector<PairPlan>& pairs, const AuditSides& in, const AuditOptions& o,
                                       uint64_t& bytes, uint64_t& requests) {
     std::vector<model::TensorResult> results(pairs.size());
+    std::vector<size_t> order(pairs.size());  // largest first: no worker is left with a big tensor at the end
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return pairs[a].gguf->bytes > pairs[b].gguf->bytes; });
     std::atomic<size_t> next{0};
     std::atomic<uint64_t> done{0};
     uint64_t total = 0;
@@ -102,7 +106,8 @@ std::vector<model::TensorResult> compare_all(const std::vector<PairPlan>& pairs,
     auto work = [&] {
         AuditReaders files(in);
         try {
-            for (size_t i; (i = next++) < pairs.size();) {
+            for (size_t k; (k = next++) < pairs.size();) {
+                size_t i = order[k];
                 results[i] = compare_pair(pairs[i], files, o.sample_rows);
                 uint64_t d = done += pairs[i].gguf->bytes;
                 if (o.on_progress) {

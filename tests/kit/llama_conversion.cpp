@@ -159,18 +159,18 @@ std::string config_json(const LlamaShape& s) {
            std::string(s.tied ? "true" : "false") + ",\n  \"torch_dtype\": \"bfloat16\"\n}\n";
 }
 
-// Values in a ggml type: BF16 rounded to nearest even (exact for values from a BF16 source).
+// Values in a ggml type: BF16 and F16 rounded to nearest even (BF16 exact for values from a BF16 source).
 std::vector<uint8_t> encode(const std::vector<float>& f, uint32_t type) {
     if (type == kF32) return as_bytes(f);
-    if (type == kBf16) {
+    if (type == kBf16 || type == kF16) {
         std::vector<uint16_t> b(f.size());
-        for (size_t i = 0; i < f.size(); ++i) b[i] = format::float_to_bf16(f[i]);
+        for (size_t i = 0; i < f.size(); ++i) b[i] = type == kBf16 ? format::float_to_bf16(f[i]) : format::float_to_fp16(f[i]);
         return as_bytes(b);
     }
     std::vector<uint8_t> out;
     if (type == kQ8_0) quantize_q8_0(f, out);
     else if (type == kQ4_K) quantize_q4_k(f, out);
-    else out.resize(model::ggml_expected_bytes(type, f.size()).value());  // no quantizer here: zero blocks of the right size
+    else out.resize(model::ggml_expected_bytes(type, f.size()).value_or(f.size()));  // no quantizer here: zero blocks (a byte an element for an id ggml lacks)
     return out;
 }
 
@@ -268,8 +268,14 @@ std::vector<GgufPlan> gguf_plan(const LlamaShape& s, const ConversionOptions& o)
         std::vector<uint64_t> dims(spec.shape.rbegin(), spec.shape.rend());
         if (name == defect_tensor(o.defect) && o.defect == ConversionDefect::transposed) dims = spec.shape;
         uint32_t type = spec.shape.size() == 1 ? kF32 : o.matrix_type;
-        plan.push_back({name, dims, type, [s, spec, name, type, o] {
-                            return encode(converted_values(s, spec, name, o.defect), type);
+        bool random = o.random_blocks && model::find_ggml_type(type) && model::find_ggml_type(type)->block_size > 1 &&
+                      type != kQ8_0 && type != kQ4_K;
+        plan.push_back({name, dims, type, [s, spec, name, type, o, random] {
+                            if (!random) return encode(converted_values(s, spec, name, o.defect), type);
+                            std::vector<uint8_t> out;
+                            uint64_t elements = spec.shape[0] * spec.shape[1];
+                            random_blocks(type, elements / model::find_ggml_type(type)->block_size, std::hash<std::string>{}(name), out);
+                            return out;
                         }});
     }
     return plan;
@@ -281,7 +287,7 @@ void write_llama_conversion(const std::filesystem::path& path, const LlamaShape&
     GgufWriter w(3);
     w.add_kv("general.architecture", GgufValue::str("llama"));
     w.add_kv("general.name", GgufValue::str("Kit Llama"));
-    w.add_kv("general.file_type", GgufValue::u32(options.matrix_type == kBf16 ? 32 : options.matrix_type == kQ8_0 ? 7 : 15));
+    w.add_kv("general.file_type", GgufValue::u32(options.matrix_type == kBf16 ? 32 : options.matrix_type == kF16 ? 1 : options.matrix_type == kQ8_0 ? 7 : 15));
     w.add_kv("llama.block_count", GgufValue::u32(shape.layers));
     w.add_kv("llama.embedding_length", GgufValue::u32(shape.hidden));
     w.add_kv("llama.feed_forward_length", GgufValue::u32(shape.ffn));
@@ -290,7 +296,11 @@ void write_llama_conversion(const std::filesystem::path& path, const LlamaShape&
     w.add_kv("llama.rope.freq_base", GgufValue::f32(static_cast<float>(kRopeTheta)));
     w.add_kv("llama.rope.dimension_count", GgufValue::u32(shape.head_dim()));
     std::vector<GgufPlan> plan = gguf_plan(shape, options);
-    for (const auto& t : plan) w.add_tensor(t.name, t.dims, t.type);
+    for (const auto& t : plan) {
+        uint64_t elements = 1;
+        for (uint64_t d : t.dims) elements *= d;
+        w.add_tensor(t.name, t.dims, t.type, model::ggml_expected_bytes(t.type, elements).value_or(elements));
+    }
     w.write(path, DataMode::sparse);
     std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
     for (size_t i = 0; i < plan.size(); ++i) write_at(f, w.data_start() + w.tensors()[i].offset, plan[i].bytes());

@@ -33,8 +33,9 @@ enum class ConversionDefect {
 };
 
 struct ConversionOptions {
-    uint32_t matrix_type = 30;  // ggml type of 2-D tensors: BF16 (30), Q8_0 (8), Q4_K (12); others get zero blocks
+    uint32_t matrix_type = 30;  // ggml type of 2-D tensors: BF16 (30), F16 (1), Q8_0 (8), Q4_K (12); others get zero blocks
     ConversionDefect defect = ConversionDefect::none;
+    bool random_blocks = false;  // others get kit::random_blocks instead: for timing decoders, the audit fails
 };
 
 // The tensor each defect touches (GGUF name), "" for none.
