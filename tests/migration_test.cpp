@@ -1,5 +1,5 @@
 // A new catalogue is schema/current.sql in one step; a catalogue written at every earlier schema
-// version (0-12, by the schema files those versions shipped) migrates in place to exactly the
+// version (0-13, by the schema files those versions shipped) migrates in place to exactly the
 // schema a new one has, keeping its rows and its users' views. The files whose columns the crawl
 // computes are marked, and after the next crawl every derived row equals a fresh crawl's; values
 // SQLite's affinity once changed are read again exactly; reading commands refuse an old schema.

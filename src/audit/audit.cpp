@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "audit/compare.hpp"
+#include "audit/metadata_audit.hpp"
 #include "audit/sides.hpp"
 #include "format/model_config.hpp"
 #include "model/tensor_names.hpp"
@@ -147,6 +148,7 @@ model::AuditResult run_audit(const std::string& gguf, const std::string& source,
     for (const TensorSpan* g : pairing.generated) res.tensors.push_back(check_generated(*g, in, files));
     res.bytes_read += files.bytes_read(), res.requests += files.requests();
     for (auto& u : pairing.unmatched) res.tensors.push_back(std::move(u));
+    res.metadata = audit_metadata(in.gguf_header, in.texts);
     res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return res;
 }

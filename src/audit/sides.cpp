@@ -1,5 +1,7 @@
 #include "audit/sides.hpp"
 
+#include "audit/checkpoint_texts.hpp"
+#include "audit/metadata_audit.hpp"
 #include "format/dequant.hpp"
 #include "format/model_config.hpp"
 #include "locate/checkpoint.hpp"
@@ -27,14 +29,17 @@ auto counted(AuditSides& sides, locate::SyncReads& reads, const std::string& loc
 }
 
 // The header, and the file recorded in `sides` (where its reads went, its size, its first bytes).
-model::FileHeader read_file_header(AuditSides& sides, locate::SyncReads& reads, const std::string& location) {
-    auto [h, file] = counted(sides, reads, location, [](io::SyncFile& f) { return io::read_header(f, {}); });
+model::FileHeader read_file_header(AuditSides& sides, locate::SyncReads& reads, const std::string& location,
+                                   const format::HeaderReadOptions& options = {}) {
+    auto [h, file] = counted(sides, reads, location, [&options](io::SyncFile& f) { return io::read_header(f, options); });
     sides.files.push_back({file.route(), file.size(), file.first_bytes()});
     return h;
 }
 
 void add_gguf(AuditSides& sides, locate::SyncReads& reads, const std::string& location) {
-    model::FileHeader h = read_file_header(sides, reads, location);
+    format::HeaderReadOptions options;
+    options.limits.kept_arrays = metadata_kept_arrays(), options.limits.kept_json_bytes = kKeptArrayJsonBytes;
+    model::FileHeader h = read_file_header(sides, reads, location, options);
     if (h.format != model::Format::gguf) throw model::FormatError(0, "not a GGUF file").in(location);
     sides.architecture = model::metadata_string(h, "general.architecture").value_or("");
     for (const auto& t : h.tensors) {
@@ -43,6 +48,7 @@ void add_gguf(AuditSides& sides, locate::SyncReads& reads, const std::string& lo
         s.known_type = t.type_id && model::find_ggml_type(*t.type_id) && t.expected_bytes;
         sides.gguf.push_back(std::move(s));
     }
+    sides.gguf_header = std::move(h);
 }
 
 void add_shard(AuditSides& sides, locate::SyncReads& reads, const std::string& location) {
@@ -80,6 +86,8 @@ AuditSides read_sides(const std::string& gguf, const std::string& source, const 
     } catch (const model::FormatError& e) {
         throw e.in(checkpoint.config);
     }
+    sides.texts = read_checkpoint_texts(reads, checkpoint.config, std::string(json.begin(), json.end()), sides.header_bytes_read,
+                                        sides.header_requests);
     sides.budgets = reads.budgets();
     return sides;
 }

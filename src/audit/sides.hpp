@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "audit/checkpoint_files.hpp"
 #include "format/model_config.hpp"
 #include "io/rate_budget.hpp"
 #include "io/read_route.hpp"
@@ -44,6 +45,8 @@ struct AuditSides {
     std::string architecture;        // general.architecture
     std::vector<TensorSpan> gguf, source;
     format::ModelConfig config;
+    model::FileHeader gguf_header;   // its tokenizer arrays' values kept for the metadata audit
+    CheckpointTexts texts;           // config.json and the tokenizer files beside it
     uint64_t header_bytes_read = 0, header_requests = 0;  // header and JSON reads, apart from tensor data
 };
 

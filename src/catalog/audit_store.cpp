@@ -55,6 +55,24 @@ void store_tensors(SQLite::Database& db, int64_t audit_id, const model::AuditRes
     }
 }
 
+void store_metadata(SQLite::Database& db, int64_t audit_id, const model::AuditResult& r) {
+    SQLite::Statement st(db,
+        "INSERT INTO audit_metadata (audit_id, key, source_path, gguf_value, source_value, verdict, effect, note)"
+        " VALUES (?,?,?,?,?,?,?,?)");
+    for (const auto& m : r.metadata) {
+        st.bind(1, audit_id);
+        st.bind(2, m.key);
+        st.bind(3, m.source_path);
+        bind_text(st, 4, m.gguf_value);
+        bind_text(st, 5, m.source_value);
+        st.bind(6, model::verdict_name(m.verdict));
+        st.bind(7, m.fails() ? "fail" : m.warns() ? "warn" : "ok");
+        bind_text(st, 8, m.note);
+        st.exec();
+        st.reset();
+    }
+}
+
 }  // namespace
 
 std::map<std::string, std::string> tensor_name_map(SQLite::Database& db, const std::string& architecture) {
@@ -66,7 +84,6 @@ std::map<std::string, std::string> tensor_name_map(SQLite::Database& db, const s
 }
 
 int64_t store_audit(SQLite::Database& db, const model::AuditResult& r) {
-    
     SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
     SQLite::Statement st(db,
         "INSERT INTO audits (gguf_location, source_location, gguf_model_id, source_model_id, started_at, finished_at,"
@@ -93,6 +110,7 @@ int64_t store_audit(SQLite::Database& db, const model::AuditResult& r) {
     st.exec();
     int64_t id = db.getLastInsertRowid();
     store_tensors(db, id, r);
+    store_metadata(db, id, r);
     tx.commit();
     return id;
 }

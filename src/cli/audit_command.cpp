@@ -55,6 +55,13 @@ void print_failures(std::ostream& out, const model::AuditResult& r) {
         if (!t.message.empty()) out << ": " << t.message;
         out << "\n";
     }
+    for (const auto& m : r.metadata) {
+        if (!m.fails() && !m.warns()) continue;
+        std::string line = m.key + " (" + m.source_path + "): " + model::verdict_name(m.verdict) + ": GGUF " +
+                           (m.gguf_value.empty() ? "none" : m.gguf_value) + ", source " + (m.source_value.empty() ? "none" : m.source_value);
+        if (!m.note.empty()) line += "; " + m.note;
+        out << (m.fails() ? "FAIL " : "warn ") << terminal_safe(line) << "\n";
+    }
 }
 
 int run_audit(const Settings& settings, const std::string& db_path, const AuditFlags& flags) {
@@ -79,6 +86,8 @@ int run_audit(const Settings& settings, const std::string& db_path, const AuditF
     print_failures(std::cout, result);
     int64_t id = cat.record_audit(result);
     print_result(std::cout, cat.reader().audit_summary(id), OutputFormat::table);
+    std::cout << "\n";
+    print_result(std::cout, cat.reader().audit_metadata(id), OutputFormat::table);
     std::cout << "audit " << id << ": read " << result.bytes_read << " bytes in " << result.requests << " requests, "
               << result.seconds << " s\n";
     return result.passed() ? kPass : kFail;

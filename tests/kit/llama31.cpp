@@ -4,6 +4,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "llama_tokenizer.hpp"
+
 namespace modelcat::kit {
 
 namespace {
@@ -149,25 +151,6 @@ uint32_t quant_type(const Recipe& r, const Tensor& t) {
 
 // ---- Metadata ----
 
-std::string utf8(uint32_t cp) {
-    if (cp < 0x80) return std::string(1, static_cast<char>(cp));
-    return {static_cast<char>(0xC0 | (cp >> 6)), static_cast<char>(0x80 | (cp & 0x3F))};  // cp < 0x800 here
-}
-
-// The first 256 tokens: GPT-2's byte-level alphabet, in the order Llama 3 ranks them.
-std::vector<std::string> byte_tokens() {
-    std::vector<std::string> printable, others;
-    uint32_t next = 256;
-    for (uint32_t b = 0; b < 256; ++b) {
-        if ((b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) || b >= 0xAE)
-            printable.push_back(utf8(b));
-        else
-            others.push_back(utf8(next++));
-    }
-    printable.insert(printable.end(), others.begin(), others.end());
-    return printable;
-}
-
 // A distinct five-letter word per i (7919 is coprime with 26^5, so the map is one-to-one).
 std::string word(uint64_t i) {
     uint64_t k = i * 7919 % 11'881'376;
@@ -183,15 +166,10 @@ const std::string kSpace = "\xC4\xA0";  // "Ġ", the byte-level space
 std::string ordinary_token(uint64_t i) { return (i % 9 < 2 ? kSpace : "") + word(i); }
 
 std::vector<std::string> tokens() {
-    std::vector<std::string> out = byte_tokens();
+    std::vector<std::string> out = byte_level_alphabet();  // the first 256 tokens
     out.reserve(128256);
     for (uint64_t i = 256; i < 128000; ++i) out.push_back(ordinary_token(i));
-    for (std::string_view s :
-         {"<|begin_of_text|>", "<|end_of_text|>", "<|reserved_special_token_0|>", "<|reserved_special_token_1|>",
-          "<|finetune_right_pad_id|>", "<|reserved_special_token_2|>", "<|start_header_id|>", "<|end_header_id|>",
-          "<|eom_id|>", "<|eot_id|>", "<|python_tag|>"})
-        out.emplace_back(s);
-    for (int i = 3; out.size() < 128256; ++i) out.push_back("<|reserved_special_token_" + std::to_string(i) + "|>");
+    for (uint32_t i = 0; out.size() < 128256; ++i) out.push_back(llama3_added_token(i));
     return out;
 }
 
