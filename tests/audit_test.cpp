@@ -207,6 +207,21 @@ TEST_F(Audit, ATypeWithoutDequantizerIsNotComparedAndFails) {
     EXPECT_EQ(scalar("SELECT mismatched || ' ' || exact FROM audits WHERE audit_id = ?"), "23 7");
 }
 
+// Typed relative, the locations are stored as the crawl stores them (absolute) and the audit is linked
+// to both catalogued models.
+TEST_F(Audit, RelativeLocationsAreResolvedAndLinkedToTheirCataloguedModels) {
+    std::filesystem::path gguf = dir_->path() / "conv-30-0.gguf";
+    if (!std::filesystem::exists(gguf)) kit::write_llama_conversion(gguf, {}, {});
+    ASSERT_EQ(test::run_modelcat("crawl -q --db " + db() + " " + gguf.string() + " " + source().string()).exit_code, 0);
+    auto r = test::run_modelcat("audit --db " + db() + " conv-30-0.gguf ./Kit-Llama/../Kit-Llama", "cd " + dir_->path().string() + " && ");
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_EQ(scalar("SELECT gguf_location || ' ' || source_location FROM audits WHERE audit_id = ?"),
+              gguf.string() + " " + source().string());
+    EXPECT_EQ(scalar("SELECT (SELECT location FROM models WHERE model_id = gguf_model_id) || ' ' ||"
+                     " (SELECT location FROM models WHERE model_id = source_model_id) FROM audits WHERE audit_id = ?"),
+              gguf.string() + " " + (source() / "model-00001-of-00002.safetensors").string());
+}
+
 TEST_F(Audit, UnreadableInputsAreUsageErrors) {
     auto r = test::run_modelcat("audit --db " + db() + " " + (dir_->path() / "none.gguf").string() + " " + source().string());
     EXPECT_EQ(r.exit_code, 2);

@@ -12,6 +12,8 @@
 #include "audit/metadata_audit.hpp"
 #include "audit/sides.hpp"
 #include "format/model_config.hpp"
+#include "locate/locator.hpp"
+#include "locate/stores.hpp"
 #include "model/tensor_names.hpp"
 
 namespace modelcat::audit {
@@ -136,9 +138,12 @@ std::vector<model::TensorResult> compare_all(const std::vector<PairPlan>& pairs,
 
 model::AuditResult run_audit(const std::string& gguf, const std::string& source, const AuditOptions& options) {
     auto start = std::chrono::steady_clock::now();
-    AuditSides in = read_sides(gguf, source, options.access, options.known_budgets);
+    // located as the crawl locates them, so that the audit's rows name the catalogue's files
+    auto located = [](const std::string& l) { return locate::is_remote(l) ? l : locate::absolute_path(l); };
     model::AuditResult res;
-    res.gguf_location = gguf, res.source_location = source;
+    res.gguf_location = located(gguf), res.source_location = located(source);
+    AuditSides in = read_sides(res.gguf_location, res.source_location, options.access, options.known_budgets);
+    if (in.files.size() > 1) res.source_first_file = in.files[1].route.origin().location;
     res.source_tensors = in.source.size();
     res.sample_rows = options.sample_rows;
     res.bytes_read = in.header_bytes_read, res.requests = in.header_requests;

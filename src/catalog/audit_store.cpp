@@ -89,7 +89,8 @@ int64_t store_audit(SQLite::Database& db, const model::AuditResult& r) {
         "INSERT INTO audits (gguf_location, source_location, gguf_model_id, source_model_id, started_at, finished_at,"
         " verdict, source_tensors, matched, exact, within_tolerance, mismatched, unmatched_source, unmatched_gguf,"
         " generated_ok, generated_bad, sample_rows, bytes_read, seconds) VALUES (?1, ?2,"
-        " (SELECT model_id FROM files WHERE location = ?1), (SELECT min(model_id) FROM files WHERE location = ?2 OR location LIKE ?2 || '/%'),"
+        " (SELECT model_id FROM files WHERE location = ?1), coalesce((SELECT model_id FROM files WHERE location = ?15),"
+        " (SELECT min(model_id) FROM files WHERE location = ?2 OR location LIKE ?2 || '/%')),"
         " strftime('%Y-%m-%dT%H:%M:%fZ', 'now', printf('-%.3f seconds', ?19)), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),"
         " ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?19)");
     st.bind(1, r.gguf_location);
@@ -106,6 +107,7 @@ int64_t store_audit(SQLite::Database& db, const model::AuditResult& r) {
     st.bind(12, static_cast<int64_t>(count(r, {model::Verdict::generated_mismatch})));
     st.bind(13, static_cast<int64_t>(r.sample_rows));
     st.bind(14, static_cast<int64_t>(r.bytes_read));
+    st.bind(15, r.source_first_file);
     st.bind(19, r.seconds);
     st.exec();
     int64_t id = db.getLastInsertRowid();

@@ -42,7 +42,8 @@ struct MetadataResult {
 };
 
 struct AuditResult {
-    std::string gguf_location, source_location;
+    std::string gguf_location, source_location;  // as located: local paths absolute, as the crawl stores them
+    std::string source_first_file;               // the checkpoint's first shard, which links it to its catalogued model
     std::vector<TensorResult> tensors;
     std::vector<MetadataResult> metadata;
     uint64_t source_tensors = 0;
