@@ -89,6 +89,22 @@ TEST_F(LlamaCppAudit, EveryFileOfTheRealQuantizerPasses) {
 
 // tiny-F16.gguf holds the BF16 checkpoint rounded to F16: exact, yet the values
 // below F16's normal range lost bits, and the error columns say how much.
+// gguf-split's three shards are one GGUF: audited whole whichever shard is named (the first alone
+// accounted for 19 of the 57 source tensors), recorded as the set's first file.
+TEST_F(LlamaCppAudit, ASplitSetIsAuditedWhole) {
+    const fs::path split = fixtures() / "split";
+    for (const char* shard : {"tiny-split-Q4_K_M-00001-of-00003.gguf", "tiny-split-Q4_K_M-00002-of-00003.gguf"}) {
+        SCOPED_TRACE(shard);
+        test::CommandResult r = audit(split / shard);
+        EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+        EXPECT_EQ(scalar("SELECT source_tensors || ' ' || unmatched_source || ' ' || unmatched_gguf || ' ' || verdict FROM audits"
+                         " WHERE audit_id = ?"),
+                  "57 0 0 pass");
+        EXPECT_EQ(scalar("SELECT gguf_location FROM audits WHERE audit_id = ?"),
+                  (split / "tiny-split-Q4_K_M-00001-of-00003.gguf").string());
+    }
+}
+
 TEST_F(LlamaCppAudit, NarrowedValuesAreMeasuredAgainstTheSource) {
     auto r = audit(fixtures() / "gguf" / "tiny-F16.gguf");
     ASSERT_EQ(r.exit_code, 0) << r.out;

@@ -13,6 +13,7 @@
 #include "audit/sides.hpp"
 #include "format/model_config.hpp"
 #include "locate/locator.hpp"
+#include "locate/split_name.hpp"
 #include "locate/stores.hpp"
 #include "model/tensor_names.hpp"
 
@@ -141,9 +142,9 @@ model::AuditResult run_audit(const std::string& gguf, const std::string& source,
     // located as the crawl locates them, so that the audit's rows name the catalogue's files
     auto located = [](const std::string& l) { return locate::is_remote(l) ? l : locate::absolute_path(l); };
     model::AuditResult res;
-    res.gguf_location = located(gguf), res.source_location = located(source);
+    res.gguf_location = locate::split_set_files(located(gguf)).front(), res.source_location = located(source);
     AuditSides in = read_sides(res.gguf_location, res.source_location, options.access, options.known_budgets);
-    if (in.files.size() > 1) res.source_first_file = in.files[1].route.origin().location;
+    if (!in.source.empty()) res.source_first_file = in.files[in.source.front().file].route.origin().location;
     res.source_tensors = in.source.size();
     res.sample_rows = options.sample_rows;
     res.bytes_read = in.header_bytes_read, res.requests = in.header_requests;

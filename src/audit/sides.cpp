@@ -6,6 +6,7 @@
 #include "format/model_config.hpp"
 #include "locate/checkpoint.hpp"
 #include "locate/hub.hpp"
+#include "locate/split_name.hpp"
 #include "locate/sync_reads.hpp"
 #include "model/error.hpp"
 #include "model/ggml_types.hpp"
@@ -36,19 +37,26 @@ model::FileHeader read_file_header(AuditSides& sides, locate::SyncReads& reads, 
     return h;
 }
 
+// The GGUF, or every file of the split set it is a shard of (gguf-split writes the metadata in the first).
 void add_gguf(AuditSides& sides, locate::SyncReads& reads, const std::string& location) {
     format::HeaderReadOptions options;
     options.limits.kept_arrays = metadata_kept_arrays(), options.limits.kept_json_bytes = kKeptArrayJsonBytes;
-    model::FileHeader h = read_file_header(sides, reads, location, options);
-    if (h.format != model::Format::gguf) throw model::FormatError(0, "not a GGUF file").in(location);
-    sides.architecture = model::metadata_string(h, "general.architecture").value_or("");
-    for (const auto& t : h.tensors) {
-        TensorSpan s{t.name, t.type_name, t.type_id.value_or(0), false, {t.dims.rbegin(), t.dims.rend()}, t.dims, 0,
-                     h.data_start + t.offset, t.expected_bytes.value_or(t.bytes)};
-        s.known_type = t.type_id && model::find_ggml_type(*t.type_id) && t.expected_bytes;
-        sides.gguf.push_back(std::move(s));
+    const std::vector<std::string> shards = locate::split_set_files(location);
+    for (size_t i = 0; i < shards.size(); ++i) {
+        const size_t file = sides.files.size();
+        model::FileHeader h = read_file_header(sides, reads, shards[i], options);
+        if (h.format != model::Format::gguf) throw model::FormatError(0, "not a GGUF file").in(shards[i]);
+        for (const auto& t : h.tensors) {
+            TensorSpan s{t.name, t.type_name, t.type_id.value_or(0), false, {t.dims.rbegin(), t.dims.rend()}, t.dims, file,
+                         h.data_start + t.offset, t.expected_bytes.value_or(t.bytes)};
+            s.known_type = t.type_id && model::find_ggml_type(*t.type_id) && t.expected_bytes;
+            sides.gguf.push_back(std::move(s));
+        }
+        if (i == 0) {
+            sides.architecture = model::metadata_string(h, "general.architecture").value_or("");
+            sides.gguf_header = std::move(h);
+        }
     }
-    sides.gguf_header = std::move(h);
 }
 
 void add_shard(AuditSides& sides, locate::SyncReads& reads, const std::string& location) {

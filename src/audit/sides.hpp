@@ -41,7 +41,7 @@ struct AuditFile {
 struct AuditSides {
     locate::HttpAccess access;       // how remote files are read
     std::vector<io::BudgetState> budgets;  // what the servers announced while the headers were read
-    std::vector<AuditFile> files;    // [0] the GGUF, then the shards
+    std::vector<AuditFile> files;    // the GGUF (every file of a split set), then the checkpoint's shards
     std::string architecture;        // general.architecture
     std::vector<TensorSpan> gguf, source;
     format::ModelConfig config;
