@@ -1,4 +1,5 @@
 -- A conversion audit's summary: source tensors accounted for, names, dimensions, q/k permutations, widened, narrowed and learned values, generated tensors. Params: :audit (audit_id, default the latest).
+-- @param audit integer
 WITH a AS (SELECT * FROM audits WHERE audit_id = coalesce(:audit, (SELECT max(audit_id) FROM audits))),
      t AS (SELECT * FROM audit_tensors WHERE audit_id = (SELECT audit_id FROM a)),
      pairs AS (SELECT *, verdict IN ('exact', 'within_tolerance') AS ok FROM t

@@ -154,18 +154,13 @@ TEST(GgmlCompat, GeneratedFilesThroughTheView) {
     std::string db = (tmp / "c.db").string();
     test::CommandResult r = test::run_modelcat("crawl -q --db " + db + " " + tmp.path().string());
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    SQLite::Database d(db);
-    auto one = [&](const std::string& sql) {
-        SQLite::Statement st(d, sql);
-        return st.executeStep() ? st.getColumn(0).getString() : std::string("(no row)");
-    };
-    EXPECT_EQ(one("SELECT readable || '|' || coalesce(reasons, '') FROM ggml_compat WHERE name = 'fine'"), "1|");
-    EXPECT_EQ(one("SELECT readable || '|' || reasons FROM ggml_compat WHERE name = 'v1'"),
+    EXPECT_EQ(test::sql_value(db, "SELECT readable || '|' || coalesce(reasons, '') FROM ggml_compat WHERE name = 'fine'"), "1|");
+    EXPECT_EQ(test::sql_value(db, "SELECT readable || '|' || reasons FROM ggml_compat WHERE name = 'v1'"),
               "0|GGUF version 1: ggml reads versions 2 and 3 only");
-    EXPECT_EQ(one("SELECT group_concat(\"check\", ',') FROM (SELECT \"check\" FROM ggml_refusals r JOIN models m USING "
+    EXPECT_EQ(test::sql_value(db, "SELECT group_concat(\"check\", ',') FROM (SELECT \"check\" FROM ggml_refusals r JOIN models m USING "
                   "(model_id) WHERE m.name = 'big-endian-rows' ORDER BY seq)"),
               "byte_order,row_blocks");
-    EXPECT_EQ(one("SELECT reasons FROM ggml_compat WHERE name = 'big-endian-rows'"),
+    EXPECT_EQ(test::sql_value(db, "SELECT reasons FROM ggml_compat WHERE name = 'big-endian-rows'"),
               "big-endian file: ggml reads the host's byte order (its version field reads as 50331648)\n"
               "tensor 'rows.weight': ne[0] = 16 is not a multiple of the Q4_0 block size 32");
 }

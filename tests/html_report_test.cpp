@@ -13,6 +13,7 @@
 
 #include "catalog/writer.hpp"
 #include "crawl/crawler.hpp"
+#include "kit/gguf_writer.hpp"
 #include "kit/llama31.hpp"
 #include "support.hpp"
 
@@ -312,6 +313,32 @@ TEST_F(HtmlReport, PatternAndModelNarrowTheSelection) {
     for (int64_t m : page.with_class("policy-map"))
         if (page.within(m, "policy-group") < 0) models.insert(page.elements[m].attr("data-model"));
     EXPECT_EQ(models, (std::set<std::string>{kPrefix + "Q4_K_S", kPrefix + "Q4_K_M", kPrefix + "Q4_K_L", "llama-2-tiny-random"}));
+}
+
+// One tensor at blk.1023 and 6,000 kinds at layer 0: a 1 MB file whose map would be 6.1 M cells
+// (before the page's cell cap: a 124 MB DOM, first render after 76 s). The map is not drawn, the
+// page says why, and the browser renders the rest at once.
+TEST(HtmlReportCommand, AMapOfMillionsOfCellsIsNotDrawnAndThePageStillRenders) {
+    if (test::run_command("command -v chromium").exit_code != 0)
+        GTEST_SKIP() << "chromium is not installed (scripts/install-deps installs Debian's chromium)";
+    test::TempDir dir;
+    kit::GgufWriter w;
+    w.add_kv("general.architecture", kit::GgufValue::str("llama"));
+    w.add_kv("general.name", kit::GgufValue::str("wide"));
+    for (int k = 0; k < 6000; ++k) w.add_tensor("blk.0.kind" + std::to_string(k) + ".weight", {32}, 0);
+    w.add_tensor("blk.1023.attn_q.weight", {32}, 0);
+    w.write(dir / "wide.gguf");
+    kit::llama31_quant("Q4_K_M").write(dir / "llama.gguf");
+    const std::string db = (dir / "c.db").string(), html = (dir / "r.html").string();
+    ASSERT_EQ(test::run_modelcat("crawl --quiet --db " + db + " " + dir.path().string()).exit_code, 0);
+    ASSERT_EQ(test::run_modelcat("report --html " + html + " --db " + db).exit_code, 0);
+    test::CommandResult dump = test::run_command("timeout 60 chromium --headless --no-sandbox --disable-gpu "
+                                                 "--host-resolver-rules='MAP * ~NOTFOUND' --user-data-dir='" +
+                                                 (dir / "profile").string() + "' --dump-dom 'file://" + html + "'");
+    ASSERT_EQ(dump.exit_code, 0) << dump.err.substr(0, 2000);
+    EXPECT_NE(dump.out.find("Not drawn: this map's 6145024 cells would pass the page's 1000000"), std::string::npos);
+    EXPECT_LT(dump.out.size(), 20u << 20);  // the llama's map is drawn; the wide one's 6.1 M cells are not
+    EXPECT_NE(dump.out.find("data-tensor=\"blk.0.attn_q.weight\""), std::string::npos);
 }
 
 }  // namespace

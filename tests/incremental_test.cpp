@@ -3,9 +3,7 @@
 // can share one database. Everything through the real binary and SQLite file.
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 
 #include <chrono>
@@ -18,8 +16,6 @@
 using namespace modelcat;
 namespace fs = std::filesystem;
 
-extern char** environ;
-
 namespace {
 
 class Incremental : public ::testing::Test {
@@ -31,12 +27,6 @@ protected:
     test::CommandResult crawl(const std::string& extra = "") {
         return test::run_modelcat("crawl --db " + db_.string() + " " + extra + " " + store_.string());
     }
-    std::string one(const std::string& sql) {
-        SQLite::Database db(db_.string());
-        SQLite::Statement st(db, sql);
-        if (!st.executeStep()) return "(no row)";
-        return st.getColumn(0).isNull() ? "NULL" : st.getColumn(0).getString();
-    }
     fs::path file(const std::string& quant) { return store_ / kit::llama31_file_name(quant); }
     test::TempDir tmp_;
     fs::path store_ = tmp_ / "store";
@@ -46,31 +36,31 @@ protected:
 
 TEST_F(Incremental, UnchangedRecrawlReadsNoHeaderBytes) {
     ASSERT_EQ(first_.exit_code, 0) << first_.err;
-    EXPECT_EQ(one("SELECT files_new || '/' || bytes_read FROM crawls WHERE crawl_id = 1"),
-              "8/" + one("SELECT sum(bytes_read) FROM files"));
+    EXPECT_EQ(test::sql_value(db_, "SELECT files_new || '/' || bytes_read FROM crawls WHERE crawl_id = 1"),
+              "8/" + test::sql_value(db_, "SELECT sum(bytes_read) FROM files"));
     test::CommandResult again = crawl();
     ASSERT_EQ(again.exit_code, 0) << again.err;
-    EXPECT_EQ(one("SELECT files_new || ' ' || files_changed || ' ' || files_unchanged || ' ' || bytes_read || ' ' || requests"
+    EXPECT_EQ(test::sql_value(db_, "SELECT files_new || ' ' || files_changed || ' ' || files_unchanged || ' ' || bytes_read || ' ' || requests"
                   " FROM crawls WHERE crawl_id = 2"),
               "0 0 8 0 0");
-    EXPECT_EQ(one("SELECT count(*) FROM files WHERE crawl_id = 1 AND checked_crawl_id = 2"), "8");
-    EXPECT_EQ(one("SELECT count(*) FROM model_events WHERE crawl_id = 2"), "0");
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM files WHERE crawl_id = 1 AND checked_crawl_id = 2"), "8");
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM model_events WHERE crawl_id = 2"), "0");
     EXPECT_NE(again.err.find("0 files ok (0 new, 0 changed), 8 unchanged"), std::string::npos) << again.err;
     // --force reads everything again
     test::CommandResult forced = crawl("--force");
-    EXPECT_EQ(one("SELECT files_changed FROM crawls WHERE crawl_id = 3"), "8");
-    EXPECT_EQ(one("SELECT count(*) FROM models"), "8");
-    EXPECT_EQ(one("SELECT count(*) FROM tensors"), std::to_string(8 * 292));
+    EXPECT_EQ(test::sql_value(db_, "SELECT files_changed FROM crawls WHERE crawl_id = 3"), "8");
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM models"), "8");
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM tensors"), std::to_string(8 * 292));
 }
 
 TEST_F(Incremental, RequantizedFileIsReadAgainAndItsHistoryKept) {
-    std::string before = one("SELECT census FROM quant_summary WHERE name LIKE '%Q4_K_M'");
+    std::string before = test::sql_value(db_, "SELECT census FROM quant_summary WHERE name LIKE '%Q4_K_M'");
     EXPECT_EQ(before, "12:193 14:33 0:66");
     kit::llama31_quant("Q4_K_L").write(file("Q4_K_M"));  // same path, different policy and size
     test::CommandResult again = crawl();
     ASSERT_EQ(again.exit_code, 0) << again.err;
-    EXPECT_EQ(one("SELECT files_changed || ' ' || files_unchanged FROM crawls WHERE crawl_id = 2"), "1 7");
-    EXPECT_EQ(one("SELECT census FROM quant_summary WHERE name LIKE '%Q4_K_M'"), "12:192 8:2 14:32 0:66");
+    EXPECT_EQ(test::sql_value(db_, "SELECT files_changed || ' ' || files_unchanged FROM crawls WHERE crawl_id = 2"), "1 7");
+    EXPECT_EQ(test::sql_value(db_, "SELECT census FROM quant_summary WHERE name LIKE '%Q4_K_M'"), "12:192 8:2 14:32 0:66");
     test::CommandResult changes = test::run_modelcat("query changes --db " + db_.string() + " --format csv");
     EXPECT_NE(changes.out.find("2,changed,re-quantized," + file("Q4_K_M").string() +
                                ",4920739232,5310637472,12:193 14:33 0:66,12:192 8:2 14:32 0:66"),
@@ -82,15 +72,15 @@ TEST_F(Incremental, DeletedFileIsMarkedGoneNotDeleted) {
     fs::remove(file("Q2_K"));
     test::CommandResult again = crawl();
     ASSERT_EQ(again.exit_code, 0) << again.err;
-    EXPECT_EQ(one("SELECT status || ' ' || gone_crawl_id FROM files WHERE location LIKE '%Q2_K.gguf'"), "gone 2");
-    EXPECT_EQ(one("SELECT files_gone FROM crawls WHERE crawl_id = 2"), "1");
-    EXPECT_EQ(one("SELECT count(*) FROM tensors t JOIN files f USING (file_id) WHERE f.location LIKE '%Q2_K.gguf'"), "292");
-    EXPECT_EQ(one("SELECT event || ' ' || census_before FROM model_events WHERE crawl_id = 2"), "gone 10:129 11:64 14:1 12:32 0:66");
+    EXPECT_EQ(test::sql_value(db_, "SELECT status || ' ' || gone_crawl_id FROM files WHERE location LIKE '%Q2_K.gguf'"), "gone 2");
+    EXPECT_EQ(test::sql_value(db_, "SELECT files_gone FROM crawls WHERE crawl_id = 2"), "1");
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM tensors t JOIN files f USING (file_id) WHERE f.location LIKE '%Q2_K.gguf'"), "292");
+    EXPECT_EQ(test::sql_value(db_, "SELECT event || ' ' || census_before FROM model_events WHERE crawl_id = 2"), "gone 10:129 11:64 14:1 12:32 0:66");
     // named explicitly after it vanished: still gone, not a failure
     fs::remove(file("Q6_K"));
     test::CommandResult named = test::run_modelcat("crawl --db " + db_.string() + " " + file("Q6_K").string());
     EXPECT_EQ(named.exit_code, 0) << named.err;
-    EXPECT_EQ(one("SELECT status FROM files WHERE location LIKE '%Q6_K.gguf'"), "gone");
+    EXPECT_EQ(test::sql_value(db_, "SELECT status FROM files WHERE location LIKE '%Q6_K.gguf'"), "gone");
 }
 
 TEST_F(Incremental, AFileThatTurnsBadKeepsItsRowsAsStale) {
@@ -102,20 +92,20 @@ TEST_F(Incremental, AFileThatTurnsBadKeepsItsRowsAsStale) {
     test::CommandResult again = crawl();
     EXPECT_EQ(again.exit_code, 1);
     EXPECT_NE(again.err.find("offset 0: not a GGUF file"), std::string::npos) << again.err;
-    EXPECT_EQ(one("SELECT status FROM files WHERE location LIKE '%Q8_0.gguf'"), "stale");
-    EXPECT_EQ(one("SELECT census FROM quant_summary WHERE name LIKE '%Q8_0'"), "8:226 0:66");
-    EXPECT_EQ(one("SELECT event FROM model_events WHERE crawl_id = 2"), "failed");
+    EXPECT_EQ(test::sql_value(db_, "SELECT status FROM files WHERE location LIKE '%Q8_0.gguf'"), "stale");
+    EXPECT_EQ(test::sql_value(db_, "SELECT census FROM quant_summary WHERE name LIKE '%Q8_0'"), "8:226 0:66");
+    EXPECT_EQ(test::sql_value(db_, "SELECT event FROM model_events WHERE crawl_id = 2"), "failed");
     kit::llama31_quant("Q8_0").write(file("Q8_0"));  // repaired: read again, ok again
     EXPECT_EQ(crawl().exit_code, 0);
-    EXPECT_EQ(one("SELECT status FROM files WHERE location LIKE '%Q8_0.gguf'"), "ok");
+    EXPECT_EQ(test::sql_value(db_, "SELECT status FROM files WHERE location LIKE '%Q8_0.gguf'"), "ok");
 }
 
 TEST_F(Incremental, CopiesShowAsOneContentWithSeveralLocations) {
     fs::create_directories(tmp_ / "mirror");
     kit::llama31_quant("Q4_K_S").write(tmp_ / "mirror" / "copy.gguf");  // a byte-identical copy, still sparse
     ASSERT_EQ(test::run_modelcat("crawl --db " + db_.string() + " " + (tmp_ / "mirror").string()).exit_code, 0);
-    EXPECT_EQ(one("SELECT location_count || ' ' || size FROM duplicates"), "2 4692673952");
-    EXPECT_EQ(one("SELECT count(*) FROM duplicates"), "1");
+    EXPECT_EQ(test::sql_value(db_, "SELECT location_count || ' ' || size FROM duplicates"), "2 4692673952");
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM duplicates"), "1");
 }
 
 TEST_F(Incremental, DryRunListsWhatWouldBeRead) {
@@ -126,7 +116,7 @@ TEST_F(Incremental, DryRunListsWhatWouldBeRead) {
     EXPECT_NE(dry.out.find("changed\tMeta-Llama-3.1-8B-Instruct-Q2_K"), std::string::npos) << dry.out;
     EXPECT_NE(dry.out.find("new\tnew\t"), std::string::npos) << dry.out;
     EXPECT_NE(dry.out.find("unchanged\tMeta-Llama-3.1-8B-Instruct-Q8_0"), std::string::npos) << dry.out;
-    EXPECT_EQ(one("SELECT count(*) FROM crawls"), "1");  // nothing written
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM crawls"), "1");  // nothing written
 }
 
 TEST_F(Incremental, JsonSummaryForJobLogs) {
@@ -143,25 +133,12 @@ TEST_F(Incremental, JsonSummaryForJobLogs) {
 }
 
 pid_t spawn_crawl(const fs::path& db, const std::vector<fs::path>& inputs) {
-    std::vector<std::string> args = {MODELCAT_BINARY_PATH, "crawl", "--quiet", "--db", db.string()};
+    std::vector<std::string> args = {"crawl", "--quiet", "--db", db.string()};
     for (const auto& i : inputs) args.push_back(i.string());
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    pid_t pid = 0;
-    EXPECT_EQ(posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ), 0);
-    posix_spawn_file_actions_destroy(&fa);
-    return pid;
+    return test::spawn_modelcat(args);
 }
 
-int wait_exit(pid_t pid) {
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
-}
+using test::wait_exit;
 
 // Returns once the catalogue at `db` holds `n` models (or the crawl ended).
 void wait_for_models(const fs::path& db, int n, pid_t crawler) {

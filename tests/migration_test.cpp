@@ -64,13 +64,6 @@ void write_old_catalogue(const fs::path& path, int version, const fs::path& rows
 
 std::string text(const SQLite::Column& c) { return c.isNull() ? "NULL" : c.getString(); }
 
-std::string one(const fs::path& db, const std::string& sql) {
-    SQLite::Database d(db.string(), SQLite::OPEN_READONLY);
-    SQLite::Statement st(d, sql);
-    if (!st.executeStep()) return "(no row)";
-    return text(st.getColumn(0));
-}
-
 // Every row of `sql`, one line each ("|" between columns), `arg` bound to a ? when given.
 std::string rows_text(SQLite::Database& db, const std::string& sql, const std::optional<std::string>& arg = {}) {
     SQLite::Statement st(db, sql);
@@ -230,23 +223,23 @@ TEST_F(OldCatalogue, EveryEarlierVersionMigratesToTheFreshSchemaKeepingItsRows) 
         // a user's view on one of ours, which migrating sets aside and brings back (schema 11 renames a column under it)
         SQLite::Database(db.string(), SQLite::OPEN_READWRITE).exec("CREATE VIEW my_quants AS SELECT name FROM quant_summary");
         if (has_rows)
-            EXPECT_EQ(one(db, "SELECT count(*) FROM metadata WHERE key = 'general.name' AND typeof(value) = 'integer'"),
+            EXPECT_EQ(test::sql_value(db, "SELECT count(*) FROM metadata WHERE key = 'general.name' AND typeof(value) = 'integer'"),
                       altered ? "1" : "0");
         test::CommandResult r = test::run_modelcat("migrate --db " + db.string());
         ASSERT_EQ(r.exit_code, 0) << r.err;
         EXPECT_EQ(r.out, db.string() + ": schema version " + std::to_string(v) + " -> " + std::to_string(catalog::schema_version()) +
                              "; " + (reread ? "2" : "0") + " files to re-read on the next crawl\n");
-        EXPECT_EQ(one(db, "SELECT group_concat(name) FROM (SELECT name FROM my_quants ORDER BY name)"),
+        EXPECT_EQ(test::sql_value(db, "SELECT group_concat(name) FROM (SELECT name FROM my_quants ORDER BY name)"),
                   has_rows ? "clean,damaged" : "NULL");
         SQLite::Database(db.string(), SQLite::OPEN_READWRITE).exec("DROP VIEW my_quants");
         EXPECT_EQ(schema_description(db), fresh_schema_);
-        EXPECT_EQ(one(db, "PRAGMA integrity_check"), "ok");
-        EXPECT_EQ(one(db, "SELECT count(*) FROM pragma_foreign_key_check"), "0");
+        EXPECT_EQ(test::sql_value(db, "PRAGMA integrity_check"), "ok");
+        EXPECT_EQ(test::sql_value(db, "SELECT count(*) FROM pragma_foreign_key_check"), "0");
         EXPECT_EQ(lost_rows(before, db), "");
-        EXPECT_EQ(one(db, "SELECT group_concat(location) FROM (SELECT location FROM files WHERE reread ORDER BY location)"),
+        EXPECT_EQ(test::sql_value(db, "SELECT group_concat(location) FROM (SELECT location FROM files WHERE reread ORDER BY location)"),
                   reread ? clean_.string() + "," + damaged_.string() : "NULL");
         // what the crawl computes stays NULL until it reads the files again
-        EXPECT_EQ(one(db, "SELECT count(*) FROM models WHERE kind IS NULL"), reread ? "2" : "0");
+        EXPECT_EQ(test::sql_value(db, "SELECT count(*) FROM models WHERE kind IS NULL"), reread ? "2" : "0");
         test::CommandResult crawl = test::run_modelcat("crawl -q --db " + db.string() + " " + store_.string());
         ASSERT_EQ(crawl.exit_code, 0) << crawl.err;
         EXPECT_EQ(derived_rows(db), derived_rows(current_));
@@ -270,15 +263,15 @@ TEST_F(OldCatalogue, ItsFilesAreReadAgainByTheNextCrawlAndAlteredValuesComeBackE
     EXPECT_NE(lines.find("\nchanged\tclean\t" + clean_.string()), std::string::npos) << dry.out;
     test::CommandResult r = test::run_modelcat("crawl -q --db " + db.string() + " " + store_.string());
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_EQ(one(db, "SELECT files_changed || ' ' || files_unchanged FROM crawls ORDER BY crawl_id DESC LIMIT 1"), "2 0");
-    EXPECT_EQ(one(db, "SELECT typeof(value) || ' ' || value FROM metadata WHERE key = 'general.name' AND file_id ="
+    EXPECT_EQ(test::sql_value(db, "SELECT files_changed || ' ' || files_unchanged FROM crawls ORDER BY crawl_id DESC LIMIT 1"), "2 0");
+    EXPECT_EQ(test::sql_value(db, "SELECT typeof(value) || ' ' || value FROM metadata WHERE key = 'general.name' AND file_id ="
                       " (SELECT file_id FROM files WHERE location = '" + damaged_.string() + "')"),
               "text 0123");
-    EXPECT_EQ(one(db, "SELECT typeof(value) FROM metadata WHERE key = 'llama.rope.freq_base' AND file_id ="
+    EXPECT_EQ(test::sql_value(db, "SELECT typeof(value) FROM metadata WHERE key = 'llama.rope.freq_base' AND file_id ="
                       " (SELECT file_id FROM files WHERE location = '" + damaged_.string() + "')"),
               "real");
-    EXPECT_EQ(one(db, "SELECT count(*) FROM files WHERE reread"), "0");
-    EXPECT_EQ(one(db, "SELECT value FROM my_names WHERE location = '" + damaged_.string() + "'"), "0123");
+    EXPECT_EQ(test::sql_value(db, "SELECT count(*) FROM files WHERE reread"), "0");
+    EXPECT_EQ(test::sql_value(db, "SELECT value FROM my_names WHERE location = '" + damaged_.string() + "'"), "0123");
 }
 
 TEST_F(OldCatalogue, WhereNothingIsMissingTheNextCrawlReadsNothing) {
@@ -290,7 +283,7 @@ TEST_F(OldCatalogue, WhereNothingIsMissingTheNextCrawlReadsNothing) {
     EXPECT_NE(lines.find("\nunchanged\tdamaged\t" + damaged_.string()), std::string::npos) << dry.out;
     EXPECT_NE(lines.find("\nunchanged\tclean\t" + clean_.string()), std::string::npos) << dry.out;
     ASSERT_EQ(test::run_modelcat("crawl -q --db " + db.string() + " " + store_.string()).exit_code, 0);
-    EXPECT_EQ(one(db, "SELECT files_changed || ' ' || files_unchanged FROM crawls ORDER BY crawl_id DESC LIMIT 1"), "0 2");
+    EXPECT_EQ(test::sql_value(db, "SELECT files_changed || ' ' || files_unchanged FROM crawls ORDER BY crawl_id DESC LIMIT 1"), "0 2");
 }
 
 TEST_F(OldCatalogue, ReadingCommandsNameMigrateAndLeaveItAlone) {
@@ -305,8 +298,8 @@ TEST_F(OldCatalogue, ReadingCommandsNameMigrateAndLeaveItAlone) {
                   std::string::npos)
             << r.err;
     }
-    EXPECT_EQ(one(db, "PRAGMA user_version"), std::to_string(old));
-    EXPECT_EQ(one(db, "SELECT count(*) FROM pragma_table_info('files') WHERE name = 'reread'"), "0");
+    EXPECT_EQ(test::sql_value(db, "PRAGMA user_version"), std::to_string(old));
+    EXPECT_EQ(test::sql_value(db, "SELECT count(*) FROM pragma_table_info('files') WHERE name = 'reread'"), "0");
 }
 
 TEST_F(OldCatalogue, ANewCatalogueIsCurrentSqlInOneStep) {
@@ -317,10 +310,10 @@ TEST_F(OldCatalogue, ANewCatalogueIsCurrentSqlInOneStep) {
     const fs::path db = tmp_ / "from-schema.db";
     SQLite::Database(db.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE).exec(schema.out);
     EXPECT_EQ(schema_description(db), fresh_schema_);
-    EXPECT_EQ(one(db, "PRAGMA user_version"), std::to_string(catalog::schema_version()));
+    EXPECT_EQ(test::sql_value(db, "PRAGMA user_version"), std::to_string(catalog::schema_version()));
     for (const char* table : {"file_type_names", "tensor_name_map"})
         EXPECT_EQ(rows_text(db, std::string("SELECT * FROM ") + table), rows_text(current_, std::string("SELECT * FROM ") + table));
-    EXPECT_EQ(one(current_, "SELECT count(*) FROM ggml_types"), std::to_string(model::ggml_types().size()));
+    EXPECT_EQ(test::sql_value(current_, "SELECT count(*) FROM ggml_types"), std::to_string(model::ggml_types().size()));
 }
 
 // file_type_names and tensor_name_map follow the binary, as ggml_types does: a catalogue an older
@@ -360,12 +353,12 @@ TEST(OlderCatalogueKinds, AreFilledByTheNextCrawlWithTheCrawlsRule) {
     write_old_catalogue(old, kKindVersion - 1, current);
     ASSERT_EQ(test::run_modelcat("migrate --db " + old.string()).exit_code, 0);
     const std::string kinds = "SELECT group_concat(name || ':' || coalesce(kind, 'NULL'), ' ') FROM (SELECT * FROM models ORDER BY name)";
-    EXPECT_EQ(one(old, "SELECT count(*) || ' ' || count(kind) FROM models"), "8 0");
+    EXPECT_EQ(test::sql_value(old, "SELECT count(*) || ' ' || count(kind) FROM models"), "8 0");
     ASSERT_EQ(test::run_modelcat("crawl -q --db " + old.string() + " " + store.string()).exit_code, 0);
-    EXPECT_EQ(one(current, kinds),
+    EXPECT_EQ(test::sql_value(current, kinds),
               "control:unknown ggml-vocab-gpt-2:vocab lora:adapter mmproj:mmproj ollama-discollama-lora-adapters:adapter "
               "st-samples-overall:model tiny:model tiny.imatrix:imatrix");
-    EXPECT_EQ(one(old, kinds), one(current, kinds));
+    EXPECT_EQ(test::sql_value(old, kinds), test::sql_value(current, kinds));
 }
 
 }  // namespace

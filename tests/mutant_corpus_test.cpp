@@ -157,13 +157,6 @@ int write_corpus(const fs::path& dir) {
     return n;
 }
 
-std::string one(const std::string& db, const std::string& sql) {
-    SQLite::Database d(db);
-    SQLite::Statement st(d, sql);
-    st.executeStep();
-    return st.getColumn(0).getString();
-}
-
 TEST(MutantCorpus, EveryTextValueIsUtf8AndNoControlCharacterReachesStderr) {
     test::TempDir tmp;
     fs::create_directories(tmp / "corpus");
@@ -174,12 +167,12 @@ TEST(MutantCorpus, EveryTextValueIsUtf8AndNoControlCharacterReachesStderr) {
                                                "timeout 600 ");  // a hang guard
     ASSERT_LE(r.exit_code, 1) << r.err.substr(0, 2000);
     EXPECT_EQ(test::first_control_character(r.err), "");
-    int catalogued = std::stoi(one(db, "SELECT files_ok FROM crawls"));
-    int failed = std::stoi(one(db, "SELECT files_failed FROM crawls"));
+    int catalogued = std::stoi(test::sql_value(db, "SELECT files_ok FROM crawls"));
+    int failed = std::stoi(test::sql_value(db, "SELECT files_failed FROM crawls"));
     EXPECT_EQ(catalogued + failed, mutants) << r.out;
     // the corpus reaches both sides of the policy
-    EXPECT_GT(std::stoi(one(db, "SELECT count(*) FROM errors WHERE message LIKE '%is not valid UTF-8%'")), 0);
-    EXPECT_GT(std::stoi(one(db, "SELECT count(*) FROM warnings WHERE message LIKE '%string value is not valid UTF-8%'")), 0);
+    EXPECT_GT(std::stoi(test::sql_value(db, "SELECT count(*) FROM errors WHERE message LIKE '%is not valid UTF-8%'")), 0);
+    EXPECT_GT(std::stoi(test::sql_value(db, "SELECT count(*) FROM warnings WHERE message LIKE '%string value is not valid UTF-8%'")), 0);
     std::string out = (tmp / "strict.txt").string();
     int rc = std::system(("python3 " MODELCAT_TESTS_DIR "/strict_utf8_read.py " + db + " >" + out + " 2>&1").c_str());
     std::ifstream report(out);

@@ -65,7 +65,7 @@ protected:
         EXPECT_EQ(p.exit_code, 0) << p.err;
         EXPECT_NE(p.out.find("ffn_down.weight"), std::string::npos) << p.out;
         test::CommandResult d = test::run_modelcat("diff alpha beta --db " + db.string(), prefix);
-        EXPECT_EQ(d.exit_code, 0) << d.err;
+        EXPECT_EQ(d.exit_code, 1) << d.err;  // they differ
         EXPECT_NE(d.out.find("blk.0.ffn_down.weight"), std::string::npos) << d.out;
     }
     // The catalogue alone (no -wal, no -shm) copied into `dir`, read-only, and `dir` given `dir_perms`.

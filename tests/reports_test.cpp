@@ -294,7 +294,7 @@ TEST(DiffCommand, TwoFilesWithoutADatabase) {
     kit::llama31_quant("Q4_K_S").write(tmp / "s.gguf");
     kit::llama31_quant("Q4_K_M").write(tmp / "m.gguf");
     test::CommandResult r = test::run_modelcat("diff --format csv " + (tmp / "s.gguf").string() + " " + (tmp / "m.gguf").string());
-    ASSERT_EQ(r.exit_code, 0) << r.err;
+    ASSERT_EQ(r.exit_code, 1) << r.err;  // as diff(1): 1 when they differ
     // Q4_K_M promotes attn_v and ffn_down on 16 layers to Q6_K; Q4_K_S had 8 of those 32 at Q5_K (layers 0-3), 24 at Q4_K
     size_t lines = 0;
     for (char c : r.out) lines += c == '\n';

@@ -2,6 +2,10 @@
 
 #include "kit/llama31.hpp"
 
+#include <SQLiteCpp/SQLiteCpp.h>
+
+#include <fcntl.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,6 +14,8 @@
 #include <random>
 #include <sstream>
 #include <stdexcept>
+
+extern char** environ;
 
 namespace modelcat::test {
 
@@ -52,6 +58,29 @@ void copy_llama31_lineup(const std::filesystem::path& dir) {
 
 std::string modelcat_binary() { return MODELCAT_BINARY; }
 
+pid_t spawn_modelcat(const std::vector<std::string>& args, const std::filesystem::path& err) {
+    std::vector<std::string> all = {modelcat_binary()};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : all) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    pid_t pid = 0;
+    int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) throw std::runtime_error("cannot start " + all[0]);
+    return pid;
+}
+
+int wait_exit(pid_t pid) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
+}
+
 CommandResult run_modelcat(const std::string& args, const std::string& shell_prefix) {
     return run_command(shell_prefix + std::string(MODELCAT_BINARY) + " " + args);
 }
@@ -67,6 +96,13 @@ std::string first_control_character(const std::string& s) {
             return "byte " + std::to_string(c) + " at " + std::to_string(i) + " in: " + s.substr(i > 40 ? i - 40 : 0, 80);
     }
     return "";
+}
+
+std::string sql_value(const std::filesystem::path& db, const std::string& sql) {
+    SQLite::Database d(db.string(), SQLite::OPEN_READONLY);
+    SQLite::Statement st(d, sql);
+    if (!st.executeStep()) return "(no row)";
+    return st.getColumn(0).isNull() ? "NULL" : st.getColumn(0).getString();
 }
 
 }  // namespace modelcat::test

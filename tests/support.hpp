@@ -1,7 +1,10 @@
 #pragma once
 // Shared test helpers: temporary directories, running the real binary.
+#include <sys/types.h>
+
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace modelcat::test {
 
@@ -33,6 +36,15 @@ CommandResult run_command(const std::string& command);
 CommandResult run_modelcat(const std::string& args, const std::string& shell_prefix = "");
 
 std::string modelcat_binary();  // the built binary's path
+
+// The built binary with `args`, started in the background: stdout to /dev/null, stderr into `err`.
+pid_t spawn_modelcat(const std::vector<std::string>& args, const std::filesystem::path& err = "/dev/null");
+// Waits for `pid`: its exit code, or minus the signal that ended it.
+int wait_exit(pid_t pid);
+
+// The first column of `sql`'s first row in the catalogue `db`, opened read-only: "(no row)" when
+// there is none, "NULL" for NULL, else the value as text.
+std::string sql_value(const std::filesystem::path& db, const std::string& sql);
 
 std::filesystem::path fixtures_dir();  // ../shared/fixtures/real
 std::filesystem::path llama_cpp_fixtures_dir();  // ../shared/fixtures/llama-cpp: llama.cpp's own converter and quantizer output

@@ -67,8 +67,14 @@ SQLite::Database open_database_read_only(const std::string& path) {
     skip_allocation_counts();
     SQLite::Database db = open_published_or_live(path);
     const int version = user_version(db);
-    if (version == 0 && db.execAndGet("SELECT count(*) FROM sqlite_master").getInt() == 0)
+    if (version == 0 && db.execAndGet("SELECT count(*) FROM sqlite_master").getInt() == 0) {
+        // a first crawl turns WAL on, then writes the schema in one transaction: until it commits,
+        // a reader sees no table beside the crawl's log
+        std::error_code ec;
+        if (std::filesystem::exists(path + "-wal", ec))
+            throw std::runtime_error(path + " is being created by a crawl; try again in a moment");
         throw std::runtime_error(path + " is an empty database, not a modelcat catalogue (run modelcat crawl first)");
+    }
     check_schema_not_newer(path, version);
     if (version < schema_version())
         throw std::runtime_error("catalogue " + path + " has schema version " + std::to_string(version) +

@@ -8,34 +8,64 @@
 #include <stdexcept>
 
 #include "catalog/embedded_sql.hpp"
+#include "catalog/report_params.hpp"
 
 namespace modelcat::catalog {
 
 namespace {
 
-// Numbers bind as numbers so `LIMIT :n` and integer comparisons work.
-void bind_text_or_number(sqlite3_stmt* st, int idx, const std::string& v) {
-    int64_t i;
+// Text unless the report declares the parameter an integer, so that a name that looks like a
+// number ("0123", "1e5", "nan") is compared as the name it is. A model parameter is its model_id
+// once resolved (resolve_report_params), an integer; unresolved, the reference as text.
+void bind_param(sqlite3_stmt* st, int idx, const std::string& key, const std::string& v, const ParamSpec* spec) {
+    int64_t i = 0;
     auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), i);
-    if (ec == std::errc() && p == v.data() + v.size() && !v.empty()) {
-        sqlite3_bind_int64(st, idx, i);
-        return;
-    }
-    double d;
-    auto [p2, ec2] = std::from_chars(v.data(), v.data() + v.size(), d);
-    if (ec2 == std::errc() && p2 == v.data() + v.size() && !v.empty()) {
-        sqlite3_bind_double(st, idx, d);
-        return;
-    }
-    sqlite3_bind_text(st, idx, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+    const bool integer = ec == std::errc() && p == v.data() + v.size() && !v.empty();
+    if (spec && spec->integer && !integer) throw std::runtime_error("parameter '" + key + "' is an integer, got '" + v + "'");
+    if (spec && (spec->integer || spec->model) && integer) sqlite3_bind_int64(st, idx, i);
+    else sqlite3_bind_text(st, idx, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
 }
+
+// Whether nothing but whitespace and comments follows: then the statement's rows are the result.
+bool is_last_statement(sqlite3* h, const char* tail, const char* end) {
+    sqlite3_stmt* next = nullptr;
+    if (sqlite3_prepare_v2(h, tail, static_cast<int>(end - tail), &next, nullptr) != SQLITE_OK) return false;  // a statement needing this one
+    sqlite3_finalize(next);
+    return next == nullptr;
+}
+
+Cell cell_of(sqlite3_stmt* st, int c) {
+    switch (sqlite3_column_type(st, c)) {
+        case SQLITE_INTEGER: return static_cast<int64_t>(sqlite3_column_int64(st, c));
+        case SQLITE_FLOAT: return sqlite3_column_double(st, c);
+        case SQLITE_NULL: return std::monostate{};
+        default: {
+            auto* t = reinterpret_cast<const char*>(sqlite3_column_text(st, c));
+            return std::string(t, static_cast<size_t>(sqlite3_column_bytes(st, c)));
+        }
+    }
+}
+
+class Buffer final : public RowSink {
+public:
+    QueryResult result;
+    void columns(const std::vector<std::string>& names) override { result.columns = names; }
+    void row(std::vector<Cell> cells) override { result.rows.push_back(std::move(cells)); }
+};
 
 }  // namespace
 
-QueryResult run_query(SQLite::Database& db, const std::string& sql, const std::map<std::string, std::string>& params) {
+void run_query(SQLite::Database& db, const std::string& sql, const std::map<std::string, std::string>& params, RowSink& sink) {
     sqlite3* h = db.getHandle();
     std::set<std::string> used;
-    QueryResult result;
+    std::map<std::string, ParamSpec> declared;
+    for (const ParamSpec& p : declared_params(sql)) declared[p.name] = p;
+    auto check_used = [&] {
+        for (const auto& [k, v] : params)
+            if (!used.count(k)) throw std::runtime_error("parameter '" + k + "' is not used by this query");
+    };
+    Buffer earlier;  // the rows of a statement that returned columns before the last one
+    bool streamed = false;
     const char* tail = sql.c_str();
     const char* end = sql.c_str() + sql.size();
     while (tail < end) {
@@ -49,33 +79,35 @@ QueryResult run_query(SQLite::Database& db, const std::string& sql, const std::m
             if (!name) throw std::runtime_error("reports use named parameters (:name), not '?'");
             std::string key = name + 1;  // drop the ':', '@' or '$'
             used.insert(key);
-            if (auto it = params.find(key); it != params.end()) bind_text_or_number(raw, i, it->second);
+            if (auto it = params.find(key); it != params.end()) bind_param(raw, i, key, it->second, declared.count(key) ? &declared.at(key) : nullptr);
         }
-        int ncol = sqlite3_column_count(raw);
-        QueryResult current;
-        for (int c = 0; c < ncol; ++c) current.columns.emplace_back(sqlite3_column_name(raw, c));
+        const int ncol = sqlite3_column_count(raw);
+        Buffer current;
+        streamed = ncol > 0 && is_last_statement(h, tail, end);
+        if (streamed) check_used();  // before any row is out
+        RowSink& to = streamed ? sink : current;
+        std::vector<std::string> names;
+        for (int c = 0; c < ncol; ++c) names.emplace_back(sqlite3_column_name(raw, c));
+        if (ncol > 0) to.columns(names);
         int rc;
         while ((rc = sqlite3_step(raw)) == SQLITE_ROW) {
             std::vector<Cell> row;
-            for (int c = 0; c < ncol; ++c) {
-                switch (sqlite3_column_type(raw, c)) {
-                    case SQLITE_INTEGER: row.emplace_back(static_cast<int64_t>(sqlite3_column_int64(raw, c))); break;
-                    case SQLITE_FLOAT: row.emplace_back(sqlite3_column_double(raw, c)); break;
-                    case SQLITE_NULL: row.emplace_back(std::monostate{}); break;
-                    default: {
-                        auto* t = reinterpret_cast<const char*>(sqlite3_column_text(raw, c));
-                        row.emplace_back(std::string(t, static_cast<size_t>(sqlite3_column_bytes(raw, c))));
-                    }
-                }
-            }
-            current.rows.push_back(std::move(row));
+            for (int c = 0; c < ncol; ++c) row.push_back(cell_of(raw, c));
+            to.row(std::move(row));
         }
         if (rc != SQLITE_DONE) throw std::runtime_error(std::string("SQL error: ") + sqlite3_errmsg(h));
-        if (ncol > 0) result = std::move(current);
+        if (ncol > 0 && !streamed) earlier = std::move(current);
     }
-    for (const auto& [k, v] : params)
-        if (!used.count(k)) throw std::runtime_error("parameter '" + k + "' is not used by this query");
-    return result;
+    if (streamed) return;
+    check_used();
+    sink.columns(earlier.result.columns);
+    for (auto& r : earlier.result.rows) sink.row(std::move(r));
+}
+
+QueryResult run_query(SQLite::Database& db, const std::string& sql, const std::map<std::string, std::string>& params) {
+    Buffer all;
+    run_query(db, sql, params, all);
+    return std::move(all.result);
 }
 
 std::optional<std::string> bundled_query(const std::string& name) {

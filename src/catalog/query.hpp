@@ -19,9 +19,19 @@ struct QueryResult {
     std::vector<std::vector<Cell>> rows;
 };
 
+// Where a result goes as it is read: its columns, then each row.
+class RowSink {
+public:
+    virtual ~RowSink() = default;
+    virtual void columns(const std::vector<std::string>& names) = 0;
+    virtual void row(std::vector<Cell> cells) = 0;
+};
+
 // Runs every statement of `sql` in order; the rows are those of the last
 // statement that returns columns. Parameters not given are bound to NULL;
-// a given parameter the SQL does not use is an error (a likely typo).
+// a given parameter the SQL does not use is an error (a likely typo). The last
+// statement's rows go to `sink` as they are stepped (memory independent of their count).
+void run_query(SQLite::Database& db, const std::string& sql, const std::map<std::string, std::string>& params, RowSink& sink);
 QueryResult run_query(SQLite::Database& db, const std::string& sql, const std::map<std::string, std::string>& params);
 
 // A bundled report's SQL by name, or nullopt.

@@ -14,6 +14,10 @@ QueryResult Reader::run_query(const std::string& sql, const std::map<std::string
     return catalog::run_query(*db_, sql, params);
 }
 
+void Reader::run_query(const std::string& sql, const std::map<std::string, std::string>& params, RowSink& sink) {
+    catalog::run_query(*db_, sql, params, sink);
+}
+
 std::map<std::string, std::string> Reader::resolve_report_params(const std::string& report, const std::string& sql,
                                                                  std::map<std::string, std::string> params) {
     return catalog::resolve_report_params(*db_, report, sql, std::move(params));

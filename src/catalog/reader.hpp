@@ -24,6 +24,7 @@ public:
 
     // Runs every statement of `sql`; the rows of the last that returns columns (catalog/query.hpp).
     QueryResult run_query(const std::string& sql, const std::map<std::string, std::string>& params);
+    void run_query(const std::string& sql, const std::map<std::string, std::string>& params, RowSink& sink);
     // `params` as report `report` runs with them (catalog/report_params.hpp).
     std::map<std::string, std::string> resolve_report_params(const std::string& report, const std::string& sql,
                                                              std::map<std::string, std::string> params);

@@ -18,8 +18,9 @@ std::vector<ParamSpec> declared_params(const std::string& sql) {
         if (p.name.starts_with(":")) p.name.erase(0, 1);
         for (std::string w; words >> w;) {
             if (w == "model") p.model = true;
+            else if (w == "integer" || w == "INTEGER") p.integer = true;
             else if (w == "required") p.required = true;
-            else throw std::runtime_error("report header: unknown word '" + w + "' in '" + line + "' (expected model or required)");
+            else throw std::runtime_error("report header: unknown word '" + w + "' in '" + line + "' (expected model, integer or required)");
         }
         out.push_back(p);
     }

@@ -10,10 +10,12 @@
 
 namespace modelcat::catalog {
 
-// One `-- @param NAME [model] [required]` line of a report's header.
+// One `-- @param NAME [model] [integer] [required]` line of a report's header. A parameter
+// is bound as text unless declared a model or an integer: a name like "0123" or "nan" stays a name.
 struct ParamSpec {
     std::string name;
     bool model = false;     // a model reference: bound as the model_id it resolves to
+    bool integer = false;   // bound as an integer (a value that is not one is an error)
     bool required = false;  // the report is meaningless without it
 };
 

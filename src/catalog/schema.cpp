@@ -73,6 +73,8 @@ void write_reference_rows(SQLite::Database& db) {
 
 int schema_version() { return version_of(schema_migrations().back()); }
 
+std::string sqlite_library_version() { return SQLite::getLibVersion(); }
+
 int user_version(SQLite::Database& db) { return db.execAndGet("PRAGMA user_version").getInt(); }
 
 void check_schema_not_newer(const std::string& path, int version) {

@@ -11,6 +11,9 @@ namespace modelcat::catalog {
 // The schema version this build creates and understands: the last migration's.
 int schema_version();
 
+// The SQLite library linked in ("3.40.1"), for --version.
+std::string sqlite_library_version();
+
 // A database's PRAGMA user_version: its schema version (0: nothing created yet).
 int user_version(SQLite::Database& db);
 

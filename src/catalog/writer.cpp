@@ -145,13 +145,33 @@ void Writer::mark_checked(int64_t crawl_id, const std::vector<std::string>& loca
     tx.commit();
 }
 
-uint64_t Writer::mark_gone(int64_t crawl_id, const std::vector<std::string>& missing, const std::vector<std::string>& dirs,
-                            const std::vector<std::string>& seen) {
-    SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
+void Writer::load_seen(const std::vector<std::string>& seen) {
     db_.exec("CREATE TEMP TABLE IF NOT EXISTS crawl_seen (location TEXT PRIMARY KEY)");
     db_.exec("DELETE FROM crawl_seen");
     SQLite::Statement ins(db_, "INSERT OR IGNORE INTO crawl_seen VALUES (?)");
     exec_each(ins, seen);
+}
+
+std::vector<Writer::FilesUnder> Writer::files_under(const std::vector<std::string>& dirs, const std::vector<std::string>& seen) {
+    SQLite::Transaction tx(db_);  // the temporary table only: rolled back
+    load_seen(seen);
+    SQLite::Statement st(db_,
+                         "SELECT count(*), count(*) FILTER (WHERE location NOT IN (SELECT location FROM crawl_seen)) FROM files"
+                         " WHERE status <> 'gone' AND substr(location, 1, length(?1) + 1) = ?1 || '/'");
+    std::vector<FilesUnder> out;
+    for (const auto& d : dirs) {
+        st.bind(1, d);
+        st.executeStep();
+        out.push_back({static_cast<uint64_t>(st.getColumn(0).getInt64()), static_cast<uint64_t>(st.getColumn(1).getInt64())});
+        st.reset();
+    }
+    return out;
+}
+
+uint64_t Writer::mark_gone(int64_t crawl_id, const std::vector<std::string>& missing, const std::vector<std::string>& dirs,
+                            const std::vector<std::string>& seen) {
+    SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
+    load_seen(seen);
     // files that go missing: named ones, and under a walked directory but not seen there
     db_.exec("CREATE TEMP TABLE IF NOT EXISTS crawl_gone (location TEXT PRIMARY KEY)");
     db_.exec("DELETE FROM crawl_gone");

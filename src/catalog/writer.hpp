@@ -68,6 +68,11 @@ public:
     std::vector<std::string> model_files(int64_t model_id);
     // Notes that these files were seen unchanged by the crawl.
     void mark_checked(int64_t crawl_id, const std::vector<std::string>& locations);
+    // For each of `dirs`: how many catalogued files lie under it, and how many of those are not in `seen`.
+    struct FilesUnder {
+        uint64_t catalogued = 0, missing = 0;
+    };
+    std::vector<FilesUnder> files_under(const std::vector<std::string>& dirs, const std::vector<std::string>& seen);
     // Marks catalogued files missing: those named in `missing`, and those under
     // any of `dirs` that are not in `seen`. Returns how many became gone.
     uint64_t mark_gone(int64_t crawl_id, const std::vector<std::string>& missing, const std::vector<std::string>& dirs,
@@ -92,6 +97,7 @@ private:
     void migrate();
     SQLite::Database db_;
     SQLite::Statement& prepared(std::unique_ptr<SQLite::Statement>& st, const char* sql);
+    void load_seen(const std::vector<std::string>& seen);  // into the temporary table crawl_seen
     std::unique_ptr<ModelWriter> writer_;  // prepared once, on the first model
     std::unique_ptr<SQLite::Statement> stored_file_, model_files_;
 };

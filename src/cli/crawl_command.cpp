@@ -3,11 +3,12 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <fstream>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
 
+#include "catalog/crawl_lock.hpp"
 #include "catalog/writer.hpp"
 #include "cli/command.hpp"
 #include "cli/progress.hpp"
@@ -22,6 +23,7 @@ namespace modelcat::cli {
 namespace {
 
 constexpr int kExitSignalBase = 128;  // the shell's convention: 130 after SIGINT, 143 after SIGTERM
+constexpr int kExitHeldBack = 3;      // a folder looked unmounted or lost too many files: nothing of it marked gone
 
 struct CrawlFlags {
     std::vector<std::string> inputs, lists;
@@ -29,25 +31,35 @@ struct CrawlFlags {
     unsigned jobs = crawl::CrawlOptions{}.jobs;
     model::Limits limits;
     AccessFlags access;
-    std::string deadline;
+    std::string deadline, max_gone;
+    bool allow_gone = false, no_wait = false;
 };
+
+// "25" files or "10%" of a folder's catalogued files; nullopt when it is neither.
+std::optional<crawl::GoneGuard> parse_gone_guard(const std::string& text, bool allow) {
+    crawl::GoneGuard g;
+    g.allow = allow;
+    if (text.empty()) return g;
+    bool percent = text.back() == '%';
+    std::string digits = percent ? text.substr(0, text.size() - 1) : text;
+    if (digits.empty() || digits.size() > 12 || digits.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    uint64_t n = std::stoull(digits);
+    if (percent && n > 100) return std::nullopt;
+    if (percent) g.fraction = static_cast<double>(n) / 100;
+    else g.files = n;
+    return g;
+}
 
 // The inputs named on the command line, then those of each --list file ('-': stdin).
 std::optional<std::vector<std::string>> all_inputs(const CrawlFlags& flags) {
     std::vector<std::string> inputs = flags.inputs;
     for (const auto& l : flags.lists) {
-        std::vector<std::string> more;
-        if (l == "-") {
-            more = locate::read_input_list(std::cin);
-        } else {
-            std::ifstream in(l);
-            if (!in) {
-                std::cerr << "modelcat: cannot read list file " << terminal_safe(l) << "\n";
-                return std::nullopt;
-            }
-            more = locate::read_input_list(in);
+        locate::InputList more = l == "-" ? locate::read_input_list(std::cin, "-") : locate::read_input_list_file(l);
+        if (more.problem) {
+            std::cerr << "modelcat crawl: --list " << terminal_safe(more.problem->describe()) << "\n";
+            return std::nullopt;
         }
-        inputs.insert(inputs.end(), more.begin(), more.end());
+        inputs.insert(inputs.end(), more.inputs.begin(), more.inputs.end());
     }
     return inputs;
 }
@@ -62,6 +74,16 @@ int print_dry_run(catalog::Writer& cat, const std::vector<std::string>& inputs, 
     return kExitOk;
 }
 
+// One crawl writes a catalogue at a time: a second waits for the first, saying for whom, or refuses (--no-wait).
+bool lock_catalogue(catalog::CrawlLock& lock, const std::string& db_path, bool wait) {
+    if (lock.try_acquire()) return true;
+    std::cerr << "modelcat crawl: another crawl is writing " << terminal_safe(db_path) << " (" << terminal_safe(lock.holder()) << "); "
+              << (wait ? "waiting for it to finish" : "not waiting (--no-wait)") << "\n";
+    if (!wait) return false;
+    lock.acquire();
+    return true;
+}
+
 int run_crawl(const Settings& settings, const std::string& db_path, CrawlFlags flags) {
     std::optional<std::vector<std::string>> inputs = all_inputs(flags);
     if (!inputs) return kExitUsage;
@@ -69,11 +91,20 @@ int run_crawl(const Settings& settings, const std::string& db_path, CrawlFlags f
         std::cerr << "modelcat crawl: no inputs (give files, directories or --list FILE)\n";
         return kExitUsage;
     }
-    catalog::Writer cat = catalog::Writer::open_for_writing(db_path);
+    std::optional<catalog::CrawlLock> lock;
+    if (!flags.dry_run && !lock_catalogue(lock.emplace(db_path), db_path, !flags.no_wait)) return kExitUsage;
+    std::error_code ec;
+    const bool no_catalogue = !std::filesystem::exists(db_path, ec);  // a dry run creates none: it plans against an empty one
+    catalog::Writer cat = catalog::Writer::open_for_writing(flags.dry_run && no_catalogue ? ":memory:" : db_path);
     if (flags.dry_run) return print_dry_run(cat, *inputs, flags, settings);
     std::optional<double> deadline_s;
     if (!flags.deadline.empty() && !(deadline_s = parse_duration(flags.deadline))) {
         std::cerr << "modelcat crawl: --deadline " << flags.deadline << ": expected a duration such as 90s, 45m, 8h or 1h30m\n";
+        return kExitUsage;
+    }
+    std::optional<crawl::GoneGuard> gone = parse_gone_guard(flags.max_gone, flags.allow_gone);
+    if (!gone) {
+        std::cerr << "modelcat crawl: --max-gone " << terminal_safe(flags.max_gone) << ": expected a count such as 25 or a share such as 10%\n";
         return kExitUsage;
     }
     CrawlDisplay display(flags.quiet, ::isatty(STDERR_FILENO) != 0);
@@ -84,6 +115,7 @@ int run_crawl(const Settings& settings, const std::string& db_path, CrawlFlags f
     flags.access.in_flight = flags.jobs;
     options.access = http_access(settings, flags.access);
     options.stores = settings.stores;
+    options.gone = *gone;
     options.on_model = [&](const crawl::ModelOutcome& o) { display.model_done(o); };
     options.on_progress = [&](const crawl::CrawlProgress& p) { display.progress(p); };
     options.access.http.on_budget_wait = [&](const std::string& host, const std::string& budget, double s) {
@@ -91,11 +123,18 @@ int run_crawl(const Settings& settings, const std::string& db_path, CrawlFlags f
     };
     const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(deadline_s.value_or(0));
     options.should_stop = [&] { return stop_signal() != 0 || (deadline_s && std::chrono::steady_clock::now() >= until); };
+    options.access.http.should_stop = [] { return stop_signal() != 0; };  // a --deadline lets reads in flight finish
     install_stop_handlers();
     crawl::CrawlReport rep = crawl::run_crawl(cat, *inputs, options);
+    for (const auto& held : rep.held_back) std::cerr << "modelcat crawl: " << terminal_safe(held) << "\n";
     display.finish(rep, flags.json_summary);
     if (int sig = stop_signal()) return kExitSignalBase + sig;
-    return rep.totals.files_failed ? kExitSomeFailed : kExitOk;
+    const catalog::CrawlTotals& t = rep.totals;
+    if (t.files_ok() + t.files_unchanged + t.files_failed + t.files_gone == 0 && rep.held_back.empty())
+        std::cerr << "modelcat crawl: no model found in the inputs (*.gguf, *.safetensors, checkpoints, stores)\n";
+    if (rep.inputs_missing) return kExitUsage;
+    if (!rep.held_back.empty()) return kExitHeldBack;
+    return t.files_failed ? kExitSomeFailed : kExitOk;
 }
 
 // 1,048,576: a count for a help line.
@@ -125,8 +164,9 @@ Command crawl_command(CLI::App& app, const Settings& settings, std::string& db) 
     auto f = std::make_shared<CrawlFlags>();
     auto* cmd = app.add_subcommand("crawl", "read headers of files, directories and lists into the catalogue");
     cmd->add_option("--db", db, "catalogue database (default $MODELCAT_DB or catalog.db)");
-    cmd->add_option("--list", f->lists, "file with one input per line ('-' = stdin)");
-    cmd->add_flag("-q,--quiet", f->quiet, "print only failures and the summary");
+    cmd->add_option("--list", f->lists, "file with one input per line ('-' = stdin); repeatable, one file each")
+        ->allow_extra_args(false);  // `--list a.txt mirror/`: mirror/ stays an input
+    cmd->add_flag("-q,--quiet", f->quiet, "print only problems: failures, held-back folders and then the summary; nothing on success");
     cmd->add_flag("--force", f->force, "re-read files whose size, mtime and inode are unchanged");
     cmd->add_flag("--dry-run", f->dry_run, "list what would be read (new, changed, unchanged) and stop");
     cmd->add_flag("--json-summary", f->json_summary, "print one JSON object with the totals at the end");
@@ -135,12 +175,21 @@ Command crawl_command(CLI::App& app, const Settings& settings, std::string& db) 
         ->check(CLI::Range(1, 1024));
     cmd->add_option("--per-host", f->access.per_host, "remote transfers in flight per host (default " + std::to_string(f->access.per_host) + ")")
         ->check(CLI::Range(1, 256));
+    cmd->add_option("--patience", f->access.patience_s,
+                    "seconds of waits (retries, Retry-After) one remote request may cost (default " +
+                        std::to_string(static_cast<int>(f->access.patience_s)) + ")")
+        ->check(CLI::Range(0.0, 86400.0));
     cmd->add_option("--max-requests-per-minute", f->access.max_requests_per_minute,
                     "space requests out (the Hub allows 3,000 per 5 minutes anonymously)");
     add_hf_endpoint_option(cmd, f->access);
     add_limits(cmd, f->limits);
     cmd->add_option("--deadline", f->deadline,
                     "start no model after this long (90s, 45m, 8h); those in flight finish, the next crawl resumes");
+    cmd->add_flag("--no-wait", f->no_wait, "exit 2 at once when another crawl is writing the catalogue (default: wait for it)");
+    cmd->add_flag("--allow-gone", f->allow_gone, "mark vanished files gone even when a whole folder looks unmounted or emptied");
+    cmd->add_option("--max-gone", f->max_gone,
+                    "N files or P% of a folder's catalogued files that may vanish in one crawl; past it none is marked gone, exit 3"
+                    " (default 10%)");
     add_token_file_option(cmd, f->access);
     cmd->add_option("inputs", f->inputs, "files, directories, http(s):// URLs, hf://owner/repo[@rev][/glob]");
     return {cmd, [f, &settings, &db] { return run_crawl(settings, db, *f); }};

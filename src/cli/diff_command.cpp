@@ -1,6 +1,6 @@
 // `modelcat diff A B`: tensors whose type, shape or size differ between two
 // catalogued models (id, name or location), or two files read into a throwaway
-// in-memory catalogue when both arguments are paths.
+// in-memory catalogue when both arguments are paths. Exit 0 identical, 1 different, 2 errors.
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -18,6 +18,8 @@ namespace modelcat::cli {
 
 namespace {
 
+constexpr int kExitDiffer = 1;  // as diff(1): 0 the same, 1 different, 2 trouble
+
 struct DiffArgs {
     std::string a, b, format = "table";
 };
@@ -33,13 +35,16 @@ int run_diff(const std::string& db_path, const std::string& a, const std::string
     if (paths) {
         crawl::CrawlReport rep = crawl::run_crawl(*scratch, {a, b}, {});
         for (const auto& f : rep.failures) std::cerr << "error: " << terminal_safe(f.failure->describe()) << "\n";
-        if (!rep.failures.empty()) return kExitSomeFailed;
+        if (!rep.failures.empty()) return kExitUsage;
         ref_a = locate::expand_inputs({a}).files.front();
         ref_b = locate::expand_inputs({b}).files.front();
     }
     const std::string sql = *catalog::bundled_query("diff");
     auto params = reader.resolve_report_params("diff", sql, {{"a", ref_a}, {"b", ref_b}});
-    print_result(std::cout, reader.run_query(sql, params), of);
+    catalog::QueryResult differences = reader.run_query(sql, params);
+    print_result(std::cout, differences, of);
+    if (!differences.rows.empty()) return kExitDiffer;
+    std::cerr << "identical: no tensor differs in type, shape or size\n";
     return kExitOk;
 }
 

@@ -38,6 +38,8 @@ int main(int argc, char** argv) {
         cli::diff_command(app, db),            cli::report_command(app, db), cli::audit_command(app, settings, db),
         cli::schema_command(app),              cli::migrate_command(app, db),
     };
+    app.set_version_flag("--version", cli::version_text, "print the version, git commit, schema, SQLite and libcurl versions");
+    if (auto refused = cli::refuse_unknown_command(app, argc, argv)) return *refused;
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

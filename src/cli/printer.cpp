@@ -6,6 +6,7 @@
 
 #include "cli/terminal.hpp"
 #include "format/json_text.hpp"
+#include "model/limits.hpp"
 
 namespace modelcat::cli {
 
@@ -99,37 +100,56 @@ OutputFormat parse_output_format(const std::string& s) {
 }
 
 void print_result(std::ostream& out, const catalog::QueryResult& r, OutputFormat f) {
-    switch (f) {
+    ResultPrinter p(out, f);
+    p.columns(r.columns);
+    for (const auto& row : r.rows) p.row(row);
+    p.finish();
+}
+
+void ResultPrinter::columns(const std::vector<std::string>& names) {
+    held_.columns = names;
+    if (format_ != OutputFormat::csv) return;
+    for (size_t c = 0; c < names.size(); ++c) out_ << (c ? "," : "") << csv_field(names[c]);
+    out_ << "\n";
+}
+
+void ResultPrinter::row(std::vector<catalog::Cell> cells) {
+    switch (format_) {
         case OutputFormat::table:
-        case OutputFormat::markdown: print_table(out, r, f == OutputFormat::markdown); break;
+        case OutputFormat::markdown:
+            held_bytes_ += sizeof cells;  // what holding the row costs, not only its text
+            for (const auto& c : cells) held_bytes_ += sizeof c + human(c).size();
+            if (held_bytes_ > model::Limits::max_table_bytes)
+                throw std::runtime_error("the result passes " + std::to_string(model::Limits::max_table_bytes >> 20) +
+                                         " MiB as an aligned table: use -f csv or -f json, which stream it");
+            held_.rows.push_back(std::move(cells));
+            break;
         case OutputFormat::csv:
-            for (size_t c = 0; c < r.columns.size(); ++c) out << (c ? "," : "") << csv_field(r.columns[c]);
-            out << "\n";
-            for (const auto& row : r.rows) {
-                for (size_t c = 0; c < row.size(); ++c) out << (c ? "," : "") << csv_field(row[c]);
-                out << "\n";
-            }
+            for (size_t c = 0; c < cells.size(); ++c) out_ << (c ? "," : "") << csv_field(cells[c]);
+            out_ << "\n";
             break;
         case OutputFormat::json: {
-            std::string s = "[";
-            for (size_t i = 0; i < r.rows.size(); ++i) {
-                s += i ? ",\n {" : "\n {";
-                for (size_t c = 0; c < r.columns.size(); ++c) {
-                    if (c) s += ", ";
-                    format::append_json_string(s, r.columns[c]);
-                    s += ": ";
-                    const auto& cell = r.rows[i][c];
-                    if (std::holds_alternative<std::monostate>(cell)) s += "null";
-                    else if (auto* v = std::get_if<int64_t>(&cell)) s += std::to_string(*v);
-                    else if (auto* d = std::get_if<double>(&cell)) s += format::json_number(*d);
-                    else format::append_json_string(s, std::get<std::string>(cell));
-                }
-                s += "}";
+            std::string s = rows_ ? ",\n {" : "[\n {";
+            for (size_t c = 0; c < held_.columns.size(); ++c) {
+                if (c) s += ", ";
+                format::append_json_string(s, held_.columns[c]);
+                s += ": ";
+                const auto& cell = cells[c];
+                if (std::holds_alternative<std::monostate>(cell)) s += "null";
+                else if (auto* v = std::get_if<int64_t>(&cell)) s += std::to_string(*v);
+                else if (auto* d = std::get_if<double>(&cell)) s += format::json_number(*d);
+                else format::append_json_string(s, std::get<std::string>(cell));
             }
-            out << json_without_c1(s) << (r.rows.empty() ? "]\n" : "\n]\n");
+            out_ << json_without_c1(s + "}");
             break;
         }
     }
+    ++rows_;
+}
+
+void ResultPrinter::finish() {
+    if (format_ == OutputFormat::table || format_ == OutputFormat::markdown) print_table(out_, held_, format_ == OutputFormat::markdown);
+    else if (format_ == OutputFormat::json) out_ << (rows_ ? "\n]\n" : "[]\n");
 }
 
 }  // namespace modelcat::cli

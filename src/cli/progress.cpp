@@ -63,14 +63,16 @@ void CrawlDisplay::budget_wait(const std::string& host, const std::string& budge
 void CrawlDisplay::finish(const crawl::CrawlReport& r, bool json_summary) {
     clear_line();
     const auto& t = r.totals;
-    std::fprintf(stderr,
-                 "crawl %lld: %llu files ok (%llu new, %llu changed), %llu unchanged, %llu gone, %llu failed, "
-                 "%llu tensors, %llu bytes read in %llu reads (HTTP: %llu api, %llu resolver, %llu storage), %.2f s%s\n",
-                 (long long)r.crawl_id, (unsigned long long)t.files_ok(), (unsigned long long)t.files_new,
-                 (unsigned long long)t.files_changed, (unsigned long long)t.files_unchanged, (unsigned long long)t.files_gone,
-                 (unsigned long long)t.files_failed, (unsigned long long)t.tensors, (unsigned long long)t.bytes_read,
-                 (unsigned long long)t.requests, (unsigned long long)t.api_calls, (unsigned long long)t.resolver_calls,
-                 (unsigned long long)t.storage_reads, t.seconds, t.interrupted ? ", interrupted" : "");
+    const bool all_well = t.files_failed == 0 && !t.interrupted && r.held_back.empty() && r.inputs_missing == 0;
+    if (!(quiet_ && all_well))  // --quiet on success: nothing, so cron mails nothing
+        std::fprintf(stderr,
+                     "crawl %lld: %llu files ok (%llu new, %llu changed), %llu unchanged, %llu gone, %llu failed, "
+                     "%llu tensors, %llu bytes read in %llu reads (HTTP: %llu api, %llu resolver, %llu storage), %.2f s%s\n",
+                     (long long)r.crawl_id, (unsigned long long)t.files_ok(), (unsigned long long)t.files_new,
+                     (unsigned long long)t.files_changed, (unsigned long long)t.files_unchanged, (unsigned long long)t.files_gone,
+                     (unsigned long long)t.files_failed, (unsigned long long)t.tensors, (unsigned long long)t.bytes_read,
+                     (unsigned long long)t.requests, (unsigned long long)t.api_calls, (unsigned long long)t.resolver_calls,
+                     (unsigned long long)t.storage_reads, t.seconds, t.interrupted ? ", interrupted" : "");
     if (!json_summary) return;
     std::string j = "{\"crawl_id\": " + std::to_string(r.crawl_id);
     auto field = [&](const char* k, uint64_t v) { j += std::string(", \"") + k + "\": " + std::to_string(v); };

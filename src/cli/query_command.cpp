@@ -1,10 +1,8 @@
 // `modelcat query`: a report from queries/ (or a .sql file) against the
 // catalogue, opened read-only; `--list` names the bundled reports.
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
-#include <sstream>
 
 #include "catalog/embedded_sql.hpp"
 #include "catalog/query.hpp"
@@ -12,6 +10,9 @@
 #include "cli/command.hpp"
 #include "cli/printer.hpp"
 #include "cli/terminal.hpp"
+#include "io/file_stat.hpp"
+#include "io/sync_file.hpp"
+#include "model/limits.hpp"
 
 namespace modelcat::cli {
 
@@ -28,10 +29,11 @@ int run_report(const std::string& db_path, const std::string& name, const std::v
     std::string sql;
     if (auto q = catalog::bundled_query(name)) {
         sql = *q;
-    } else if (std::ifstream in(name); in && name.ends_with(".sql")) {
-        std::stringstream ss;
-        ss << in.rdbuf();
-        sql = ss.str();
+    } else if (name.ends_with(".sql") && !io::not_a_regular_file(name).has_value()) {
+        sql = io::read_local_text(name, model::Limits::max_query_file_bytes);  // refuses what is swapped in meanwhile
+    } else if (name.ends_with(".sql")) {
+        std::cerr << "modelcat query: " << terminal_safe(name + ": " + *io::not_a_regular_file(name)) << "\n";
+        return kExitUsage;
     } else {
         std::cerr << "modelcat query: no report named '" << terminal_safe(name) << "' (see `modelcat query --list`)\n";
         return kExitUsage;
@@ -47,7 +49,9 @@ int run_report(const std::string& db_path, const std::string& name, const std::v
     }
     catalog::Reader reader = catalog::Reader::open(db_path);
     params = reader.resolve_report_params(name, sql, std::move(params));
-    print_result(std::cout, reader.run_query(sql, params), of);
+    ResultPrinter printer(std::cout, of);
+    reader.run_query(sql, params, printer);
+    printer.finish();
     return kExitOk;
 }
 
@@ -71,7 +75,8 @@ Command query_command(CLI::App& app, std::string& db) {
     auto* cmd = app.add_subcommand("query", "run a report from queries/ (or a .sql file) against the catalogue");
     cmd->add_option("--db", db, "catalogue database");
     cmd->add_option("name", q->name, "report name or path of a .sql file");
-    cmd->add_option("-p,--param", q->params, "parameter key=value (bound to :key)");
+    cmd->add_option("-p,--param", q->params, "parameter key=value (bound to :key); repeatable, one each")
+        ->allow_extra_args(false);  // `-p model=X policy`: policy stays the report's name
     cmd->add_option("-f,--format", q->format, "table, csv, json or markdown");
     cmd->add_flag("--list", q->list, "list the bundled reports");
     return {cmd, [q, &db] { return run_query(db, *q); }};

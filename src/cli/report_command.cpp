@@ -35,19 +35,23 @@ int run_report(const std::string& db_path, const std::string& out_path, const ca
         std::cerr << "modelcat report: " << e.what() << "\n";
         return 2;
     }
-    std::ofstream out(out_path, std::ios::binary | std::ios::trunc);
-    if (!out) {
+    const bool to_stdout = out_path == "-";  // a pipe, or a web server's CGI
+    std::ofstream file;
+    if (!to_stdout && (file.open(out_path, std::ios::binary | std::ios::trunc), !file)) {
         std::cerr << "modelcat report: cannot write " << out_path << "\n";
         return 2;
     }
+    std::ostream& out = to_stdout ? std::cout : file;
     report::write_html_report(out, data, "modelcat: " + std::filesystem::path(db_path).filename().string());
-    out.close();
+    if (to_stdout) std::cout.flush();
+    else file.close();
     if (!out) {
-        std::cerr << "modelcat report: writing " << out_path << " failed\n";
+        std::cerr << "modelcat report: writing " << (to_stdout ? "to stdout" : out_path) << " failed\n";
         return 2;
     }
-    std::cerr << "wrote " << out_path << ": " << data.models.size() << " models, "
-              << std::filesystem::file_size(out_path, ec) << " bytes\n";
+    if (!to_stdout)
+        std::cerr << "wrote " << out_path << ": " << data.models.size() << " models, " << std::filesystem::file_size(out_path, ec)
+                  << " bytes\n";
     return 0;
 }
 
@@ -56,10 +60,10 @@ int run_report(const std::string& db_path, const std::string& out_path, const ca
 Command report_command(CLI::App& app, std::string& db) {
     auto r = std::make_shared<ReportArgs>();
     auto* cmd = app.add_subcommand("report", "write a self-contained HTML report of the catalogue");
-    cmd->add_option("--html", r->html, "output file (one page: quant table, policy maps, scatters)")->required();
+    cmd->add_option("--html", r->html, "output file, '-' for stdout (one page: quant table, policy maps, scatters)")->required();
     cmd->add_option("--db", db, "catalogue database (opened read-only)");
     cmd->add_option("--pattern", r->selection.pattern, "models whose name is LIKE this");
-    cmd->add_option("--model", r->selection.refs, "a model_id, name or location (repeatable)");
+    cmd->add_option("--model", r->selection.refs, "a model_id, name or location (repeatable, one each)")->allow_extra_args(false);
     return {cmd, [r, &db] { return run_report(db, r->html, r->selection); }};
 }
 

@@ -60,6 +60,7 @@ locate::HttpAccess http_access(const Settings& settings, const AccessFlags& flag
     a.http.max_in_flight = flags.in_flight;
     a.http.per_host = flags.per_host;
     a.http.max_requests_per_minute = flags.max_requests_per_minute;
+    a.http.max_retry_wait_s = flags.patience_s;
     return a;
 }
 

@@ -27,6 +27,7 @@ struct AccessFlags {
     std::string hf_endpoint, token_file;
     unsigned in_flight = io::HttpOptions{}.max_in_flight, per_host = io::HttpOptions{}.per_host;
     double max_requests_per_minute = io::HttpOptions{}.max_requests_per_minute;
+    double patience_s = io::HttpOptions{}.max_retry_wait_s;  // --patience: the waits one request may cost
 };
 
 // --hf-endpoint and --token-file, with one help text for every command that has them.

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
+#include <set>
 
 #include "crawl/identify.hpp"
 #include "crawl/pipeline.hpp"
@@ -42,12 +44,26 @@ void add_to_totals(catalog::CrawlTotals& t, const ModelOutcome& o) {
     if (o.status == ModelStatus::new_ || o.status == ModelStatus::changed) t.tensors += o.tensors;
 }
 
+// "/mnt/mirror: no files where 337 were catalogued (not mounted?)", or why it lost too many to believe.
+std::optional<std::string> why_held_back(const std::string& root, catalog::Writer::FilesUnder f, const GoneGuard& guard) {
+    if (guard.allow || f.missing == 0) return std::nullopt;
+    if (f.missing == f.catalogued)
+        return root + ": no files where " + std::to_string(f.catalogued) + " were catalogued (not mounted?); none marked gone"
+               " (--allow-gone marks them)";
+    if (f.missing <= guard.limit(f.catalogued)) return std::nullopt;
+    return root + ": " + std::to_string(f.missing) + " of " + std::to_string(f.catalogued) + " catalogued files missing, over --max-gone " +
+           (guard.files ? std::to_string(*guard.files) : std::to_string(static_cast<int>(guard.fraction * 100 + 0.5)) + "%") +
+           "; none marked gone (--allow-gone or a larger --max-gone marks them)";
+}
+
 // One crawl's bookkeeping: totals, progress, failures, and what was seen.
 class Crawl {
 public:
     Crawl(catalog::Writer& catalog, const std::vector<std::string>& inputs, const CrawlOptions& options)
         : catalog_(catalog), options_(options) {
         report_.crawl_id = catalog.begin_crawl(inputs);
+        for (const auto& in : inputs)
+            if (!locate::is_remote(in) && !locate::is_store_input(in)) named_.insert(locate::absolute_path(in));
         progress_.totals = &report_.totals;
     }
     void account(ModelOutcome o);
@@ -59,6 +75,7 @@ public:
 private:
     PipelineOptions pipeline_options() const;
     void note_planned(const locate::CrawlPlan& plan);
+    std::vector<std::string> roots_to_mark_gone();
 
     catalog::Writer& catalog_;
     const CrawlOptions& options_;
@@ -68,6 +85,7 @@ private:
     std::vector<std::string> seen_, scopes_, missing_, store_roots_;
     std::vector<model::StoreNameRow> names_;
     std::vector<std::pair<std::string, std::string>> store_models_;  // location, name: store models
+    std::set<std::string> named_;  // the local inputs as given, absolute: one of them missing is a typo
 };
 
 void Crawl::account(ModelOutcome o) {
@@ -84,9 +102,21 @@ void Crawl::account(ModelOutcome o) {
 void Crawl::planning_problem(const model::Failure& p) {
     if (!locate::is_remote(p.location)) {
         std::string abs = locate::absolute_path(p.location);
-        if (!io::stat_file(abs) && catalog_.stored_file(abs)) {
-            missing_.push_back(abs);
-            return;
+        if (!io::stat_file(abs)) {
+            if (catalog_.stored_file(abs)) {
+                missing_.push_back(abs);
+                return;
+            }
+            std::error_code ec;
+            if (named_.contains(abs) && !std::filesystem::exists(std::filesystem::symlink_status(abs, ec))) {  // not a special file
+                catalog::Writer::FilesUnder under = catalog_.files_under({abs}, {}).front();
+                if (under.catalogued > 0) {  // a walked folder that vanished whole
+                    if (auto held = why_held_back(abs, under, options_.gone)) report_.held_back.push_back(*held);
+                    else scopes_.push_back(abs);
+                    return;
+                }
+                ++report_.inputs_missing;
+            }
         }
     }
     catalog_.record_error(report_.crawl_id, p.location, p.offset, p.reason());
@@ -121,7 +151,7 @@ void Crawl::run_local(const std::vector<std::string>& inputs) {
     locate::LocalPlan local = locate::plan_local(inputs, options_.stores);
     locate::CrawlPlan& plan = local.plan;
     note_planned(plan);
-    scopes_ = std::move(local.scopes);
+    scopes_.insert(scopes_.end(), local.scopes.begin(), local.scopes.end());
     store_roots_ = std::move(local.store_roots);
     PipelineOptions po = pipeline_options();
     po.first_read_gguf = po.first_read_safetensors = options_.first_read_local;
@@ -148,8 +178,19 @@ void Crawl::run_remote(const std::vector<std::string>& inputs) {
     catalog_.save_rate_budgets(report_.crawl_id, locate::budget_rows(reader.budgets()));
 }
 
+// The walked folders whose vanished files may be marked gone; the others are held back, with why.
+std::vector<std::string> Crawl::roots_to_mark_gone() {
+    std::vector<std::string> roots;
+    std::vector<catalog::Writer::FilesUnder> counts = catalog_.files_under(scopes_, seen_);
+    for (size_t i = 0; i < scopes_.size(); ++i) {
+        if (auto held = why_held_back(scopes_[i], counts[i], options_.gone)) report_.held_back.push_back(*held);
+        else roots.push_back(scopes_[i]);
+    }
+    return roots;
+}
+
 CrawlReport Crawl::finish() {
-    report_.totals.files_gone += catalog_.mark_gone(report_.crawl_id, missing_, scopes_, seen_);
+    report_.totals.files_gone += catalog_.mark_gone(report_.crawl_id, missing_, roots_to_mark_gone(), seen_);
     if (!names_.empty() || !store_roots_.empty())
         catalog_.record_store_names(report_.crawl_id, names_, store_models_, store_roots_);
     report_.totals.seconds = std::chrono::duration<double>(Clock::now() - t0_).count();
@@ -158,6 +199,11 @@ CrawlReport Crawl::finish() {
 }
 
 }  // namespace
+
+uint64_t GoneGuard::limit(uint64_t catalogued) const {
+    if (files) return *files;
+    return static_cast<uint64_t>(std::ceil(fraction * static_cast<double>(catalogued) - 1e-9));  // 10% of 30 is 3, not 4
+}
 
 CrawlReport run_crawl(catalog::Writer& catalog, const std::vector<std::string>& inputs, const CrawlOptions& options) {
     std::vector<std::string> local, remote;

@@ -5,6 +5,7 @@
 // ones on one HTTP event loop. A nightly re-crawl costs a stat per file; one
 // bad model costs only itself.
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,17 @@ struct CrawlProgress {
     double seconds = 0;
 };
 
+// When files vanish under a folder crawled whole. A folder that holds none of the files the
+// catalogue had there (unmounted, emptied, another tree) or lost more than the limit is held
+// back: none of its files is marked gone, and the crawl says why.
+struct GoneGuard {
+    bool allow = false;             // --allow-gone: mark whatever vanished
+    std::optional<uint64_t> files;  // --max-gone N
+    double fraction = 0.10;         // --max-gone P% (when `files` is not set), rounded up: 1 of 8 may go
+    // The most files of `catalogued` under one folder that may be marked gone in one crawl.
+    uint64_t limit(uint64_t catalogued) const;
+};
+
 struct CrawlOptions {
     model::Limits limits;
     bool force = false;  // re-read unchanged files too
@@ -32,6 +44,7 @@ struct CrawlOptions {
     uint64_t first_read_safetensors = 128 << 10;   // remote: covers most safetensors headers; else one more
     locate::HttpAccess access;   // remote inputs: the Hub endpoint, the token, the HTTP caps and pace
     locate::StoreRoots stores;   // hf-cache:, ollama:, lmstudio: without a folder
+    GoneGuard gone;
     std::function<void(const ModelOutcome&)> on_model;      // after each model or failed input
     std::function<void(const CrawlProgress&)> on_progress;  // after each model
     std::function<bool()> should_stop;  // asked before each model starts: true ends the crawl as interrupted
@@ -41,6 +54,9 @@ struct CrawlReport {
     int64_t crawl_id = 0;
     catalog::CrawlTotals totals;
     std::vector<ModelOutcome> failures;
+    // Folders whose files were not marked gone: "ROOT: no files where N were catalogued (not mounted?)".
+    std::vector<std::string> held_back;
+    uint64_t inputs_missing = 0;  // local inputs that do not exist and were never catalogued: a typo, not a bad file
 };
 
 CrawlReport run_crawl(catalog::Writer& catalog, const std::vector<std::string>& inputs, const CrawlOptions& options);

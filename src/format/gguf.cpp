@@ -1,6 +1,7 @@
 #include "format/gguf.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <limits>
 #include <unordered_map>
 #include <unordered_set>
@@ -8,6 +9,7 @@
 #include "format/byte_cursor.hpp"
 #include "format/gguf_estimate.hpp"
 #include "format/json_text.hpp"
+#include "format/likely_cause.hpp"
 #include "format/parse_result.hpp"
 #include "model/content_hash.hpp"
 #include "model/error.hpp"
@@ -74,6 +76,7 @@ private:
     void read_tensor_info(std::unordered_set<std::string>& names);
     void check_alignment(const model::MetadataEntry& e);
     void measure_tensors();
+    std::string truncation() const;
 
     void hash_header_to(uint64_t end);
 
@@ -368,6 +371,19 @@ void GgufParser::read_tensor_info(std::unordered_set<std::string>& names) {
 
 // Sizes come from the gaps between offsets (the last: to the end of the file);
 // the type table's size is the check, not the source.
+// "truncated: 4096 of 8192 bytes; " when the tensors' data ends past the file (an interrupted
+// download), counted from where the last tensor ends; "" when an offset is absurd instead.
+std::string GgufParser::truncation() const {
+    uint64_t end = h_.data_start;
+    for (const auto& t : h_.tensors) {
+        uint64_t need = t.expected_bytes.value_or(0);
+        const uint64_t room = std::numeric_limits<uint64_t>::max() - h_.data_start;
+        if (need > room || t.offset > room - need) return "";
+        end = std::max(end, h_.data_start + t.offset + need);
+    }
+    return "truncated: " + std::to_string(h_.file_size) + " of " + std::to_string(end) + " bytes; ";
+}
+
 void GgufParser::measure_tensors() {
     const uint64_t data_bytes = h_.file_size > h_.data_start ? h_.file_size - h_.data_start : 0;
     uint64_t prev_end = 0;
@@ -386,7 +402,7 @@ void GgufParser::measure_tensors() {
                                                  std::to_string(prev_end));
         uint64_t need = t.expected_bytes.value_or(0);
         if (t.offset > data_bytes || need > data_bytes - t.offset)
-            throw model::FormatError(t.info_offset, "tensor '" + t.name + "': " + std::to_string(need) + " bytes at offset " +
+            throw model::FormatError(t.info_offset, truncation() + "tensor '" + t.name + "': " + std::to_string(need) + " bytes at offset " +
                                                  std::to_string(t.offset) + " lie past the end of the data (" +
                                                  std::to_string(data_bytes) + " bytes after the data start " +
                                                  std::to_string(h_.data_start) + ")");
@@ -407,9 +423,13 @@ void GgufParser::measure_tensors() {
 void GgufParser::read_preamble() {
     auto magic = cur_.bytes(4, "magic");
     if (std::string_view(reinterpret_cast<const char*>(magic.data()), 4) != "GGUF") {
+        // another format's magic ("GGML", "GGJT") is shown; other bytes may be anyone's secret
+        const bool printable = std::all_of(magic.begin(), magic.end(), [](uint8_t c) { return std::isalnum(c); });
         std::string shown;
         append_json_string(shown, std::string_view(reinterpret_cast<const char*>(magic.data()), 4));
-        throw model::FormatError(0, "not a GGUF file: magic " + shown + ", expected \"GGUF\"");
+        const std::string magic_shown = printable ? " (magic " + shown + ")" : "";
+        if (auto cause = likely_cause(magic)) throw model::FormatError(0, "not a GGUF file: " + *cause + magic_shown);
+        throw model::FormatError(0, printable ? "not a GGUF file: magic " + shown + ", expected \"GGUF\"" : "not a GGUF file");
     }
     uint32_t v = cur_.read<uint32_t>("version");
     if (v < 1 || v > 3) {

@@ -22,16 +22,6 @@ bool looks_like_safetensors(std::span<const uint8_t> b, uint64_t size, const std
     return n <= size - 8 && b[8] == '{';
 }
 
-std::string first_bytes(std::span<const uint8_t> b) {
-    std::string shown;
-    for (size_t i = 0; i < std::min<size_t>(b.size(), 8); ++i) {
-        char hex[4];
-        std::snprintf(hex, sizeof hex, "%02x ", b[i]);
-        shown += hex;
-    }
-    return shown.empty() ? "none, empty file" : shown.substr(0, shown.size() - 1);
-}
-
 }  // namespace
 
 // One memcpy: vector::insert constructs byte by byte through UninitAllocator's construct().
@@ -69,8 +59,9 @@ std::optional<ByteRange> HeaderAssembler::parse(uint64_t file_size) {
                  : looks_like_safetensors(buf_, file_size, location_) ? &parse_safetensors
                                                                       : nullptr;
         if (!parse_)
-            throw model::FormatError(0, "unknown format: neither GGUF magic nor a safetensors header (first bytes " +
-                                             first_bytes(buf_) + ")");
+            // its bytes are not shown: a file that is not a model may be anyone's secret
+            throw model::FormatError(0, buf_.empty() ? "unknown format: an empty file"
+                                                     : "unknown format: neither GGUF magic nor a safetensors header");
     }
     ParseResult r = parse_(buf_, file_size, options_.limits);
     if (auto* h = std::get_if<model::FileHeader>(&r)) {

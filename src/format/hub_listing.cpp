@@ -9,13 +9,15 @@
 
 namespace modelcat::format {
 
-std::vector<HubTreeEntry> parse_hub_listing(std::span<const uint8_t> json) {
+std::vector<HubTreeEntry> parse_hub_listing(std::span<const uint8_t> json, size_t max_entries) {
     simdjson::dom::parser parser;
     simdjson::dom::array entries;
     if (parse_json(parser, json, "Hub listing").get_array().get(entries)) throw model::FormatError::at_json_path("$", "Hub listing is not a JSON array");
     std::vector<HubTreeEntry> files;
     size_t i = 0;  // the entry's index, for error paths
     for (auto e : entries) {
+        if (i == max_entries)
+            throw model::FormatError::at_json_path("$", "Hub listing page has more than " + std::to_string(max_entries) + " entries (the cap)");
         std::string_view type, path;
         std::string at = std::to_string(i++);
         at.insert(at.begin(), '[');

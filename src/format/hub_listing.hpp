@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "model/limits.hpp"
+
 namespace modelcat::format {
 
 struct HubTreeEntry {
@@ -17,7 +19,7 @@ struct HubTreeEntry {
 };
 
 // Files only (directories skipped); throws FormatError on malformed JSON or
-// entries, and refuses paths that are absolute or contain "..".
-std::vector<HubTreeEntry> parse_hub_listing(std::span<const uint8_t> json);
+// entries or more than `max_entries` of them, and refuses paths that escape the repository.
+std::vector<HubTreeEntry> parse_hub_listing(std::span<const uint8_t> json, size_t max_entries = model::Limits::max_listing_entries);
 
 }  // namespace modelcat::format

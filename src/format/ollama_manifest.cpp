@@ -5,6 +5,7 @@
 #include "format/json_document.hpp"
 #include "model/error.hpp"
 #include "model/header.hpp"
+#include "model/limits.hpp"
 
 namespace modelcat::format {
 
@@ -24,6 +25,9 @@ std::vector<OllamaLayer> parse_ollama_manifest(std::span<const uint8_t> json) {
     std::vector<OllamaLayer> out;
     size_t i = 0;
     for (auto e : layers) {
+        if (i == model::Limits::max_manifest_layers)
+            throw model::FormatError::at_json_path("layers", "manifest has more than " + std::to_string(model::Limits::max_manifest_layers) +
+                                                                 " layers (the cap)");
         const std::string at = "layers[" + std::to_string(i++) + "]";
         std::string_view media, digest;
         OllamaLayer l;

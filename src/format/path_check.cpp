@@ -7,6 +7,8 @@ std::optional<std::string> escapes_folder(std::string_view name) {
     if (name.front() == '/') return "absolute";
     if (name.find("://") != std::string_view::npos) return "a URL";
     if (name.find('\\') != std::string_view::npos) return "a backslash";
+    if (name.find('%') != std::string_view::npos) return "a percent-escape";  // a URL would decode it (%2e%2e is "..")
+    if (name.find_first_of("?#") != std::string_view::npos) return "a query or fragment character";
     for (size_t start = 0;;) {
         size_t end = name.find('/', start);
         std::string_view part = name.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);

@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "format/byte_cursor.hpp"
+#include "format/likely_cause.hpp"
 #include "format/parse_result.hpp"
 #include "model/content_hash.hpp"
 #include "model/error.hpp"
@@ -216,6 +217,9 @@ ParseResult parse_safetensors(std::span<const uint8_t> prefix, uint64_t file_siz
         return NeedMore{o.needed_end, std::min<uint64_t>(file_size, 1 << 16)};
     }
     uint64_t cap = std::min(kSafetensorsMaxHeader, limits.max_header_bytes);
+    if (n > cap || n > file_size - 8)
+        if (auto cause = likely_cause(prefix.first(std::min<size_t>(prefix.size(), 64))))
+            throw model::FormatError(0, "not a safetensors file: " + *cause);
     if (n > cap) throw model::FormatError(0, "header length " + std::to_string(n) + " exceeds the cap of " + std::to_string(cap));
     if (n > file_size - 8)
         throw model::FormatError(0, "header length " + std::to_string(n) + " runs past the end of the file (" +

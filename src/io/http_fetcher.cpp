@@ -94,6 +94,7 @@ struct Transfer {
     std::string host;
     HttpState* state = nullptr;
     Clock::time_point not_before;  // a retry's timer
+    double waited_s = 0;           // the retries' waits so far
     uint64_t budget_ticket = 0;    // the current attempt's, in HttpState::budgets
 
     // The current attempt.
@@ -254,6 +255,8 @@ void start(HttpState& s, std::unique_ptr<Transfer> t) {
     curl_easy_setopt(e, CURLOPT_MAXREDIRS, static_cast<long>(s.opt.max_redirects));
     curl_easy_setopt(e, CURLOPT_UNRESTRICTED_AUTH, 0L);  // the token stays on the first host
     curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(s.opt.timeout_s * 1000));
+    curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, s.opt.low_speed_bytes);
+    curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, s.opt.low_speed_window_s);
     // HTTPS may multiplex (ALPN h2): wait for that rather than open more connections. On http://
     // libcurl would hold every second transfer until the first response shows it cannot.
     if (t->host.starts_with("https://")) curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
@@ -344,10 +347,14 @@ struct Verdict {
 Verdict judge(HttpState& s, Transfer& t, CURLcode code, const std::string& transport) {
     auto fail = [](std::string what) { return Verdict{false, 0, std::move(what)}; };
     auto again = [&](std::string what, std::optional<double> server_wait) {
+        const long cap = static_cast<long>(s.opt.max_retry_wait_s);
         if (server_wait && *server_wait > s.opt.max_retry_wait_s)
             return fail(what + "; the server asks to wait " + std::to_string(static_cast<long>(*server_wait)) +
-                        " s, more than " + std::to_string(static_cast<long>(s.opt.max_retry_wait_s)));
-        return Verdict{true, server_wait ? *server_wait : backoff(s, t.resp.attempts), std::move(what)};
+                        " s, more than " + std::to_string(cap));
+        const double delay = server_wait ? *server_wait : backoff(s, t.resp.attempts);
+        if (t.waited_s + delay > s.opt.max_retry_wait_s)
+            return fail(what + "; another wait would pass the " + std::to_string(cap) + " s one request may wait");
+        return Verdict{true, delay, std::move(what)};
     };
 
     long status = t.hops.empty() ? 0 : t.hops.back().status;
@@ -358,8 +365,12 @@ Verdict judge(HttpState& s, Transfer& t, CURLcode code, const std::string& trans
     if (code != CURLE_OK && !(code == CURLE_WRITE_ERROR && !t.keep_body)) {
         if (code == CURLE_TOO_MANY_REDIRECTS)
             return fail("too many redirects (more than " + std::to_string(s.opt.max_redirects) + ")");
+        // libcurl answers a header line past its buffer's cap with its out-of-memory code
+        if (code == CURLE_OUT_OF_MEMORY) return fail("a response header over libcurl's cap (100 KiB a line, CURL_MAX_HTTP_HEADER)");
         std::string what = "transfer failed (" + transport + ")";
-        return transient(code) ? again(what, std::nullopt) : fail(what);
+        // libcurl's own words for the low-speed limit: a server that slow is not asked again
+        const bool too_slow = code == CURLE_OPERATION_TIMEDOUT && transport.find("too slow") != std::string::npos;
+        return transient(code) && !too_slow ? again(what, std::nullopt) : fail(what);
     }
     const Hop& hop = t.hops.back();
     std::string http = "(HTTP " + std::to_string(status) + ")";
@@ -443,6 +454,7 @@ void finish(HttpState& s, CURL* easy, CURLcode code) {
     Verdict v = judge(s, *t, code, transport);
     if (v.retry && r.attempts <= s.opt.max_retries) {
         t->not_before = Clock::now() + seconds_as_duration(v.delay);
+        t->waited_s += v.delay;
         s.delayed.push_back(std::move(t));
         return;
     }
@@ -464,7 +476,29 @@ void finish(HttpState& s, CURL* easy, CURLcode code) {
     t->on_done(std::move(r));
 }
 
+// A stop asked for: the transfers waiting (a retry's timer, a host's 429 pause) end now, as errors;
+// those in flight finish (their time is bounded by the timeout and the low-speed limit).
+void abandon_waits(HttpState& s) {
+    std::vector<std::unique_ptr<Transfer>> waiting = std::move(s.delayed);
+    s.delayed.clear();
+    const auto now = Clock::now();
+    for (auto& [host, queue] : s.queued) {
+        auto paused = s.paused_until.find(host);
+        if (paused == s.paused_until.end() || paused->second <= now) continue;
+        for (auto& t : queue) waiting.push_back(std::move(t));
+        queue.clear();
+    }
+    std::erase_if(s.queued, [](const auto& kv) { return kv.second.empty(); });
+    for (auto& t : waiting) {
+        t->resp.error = "interrupted while waiting to retry (asked to stop): " + t->req.url;
+        t->resp.body.clear();
+        t->on_done(std::move(t->resp));  // may submit more: the next round of run() sees them
+    }
+}
+
 }  // namespace
+
+std::string curl_library_version() { return curl_version_info(CURLVERSION_NOW)->version; }
 
 HttpFetcher::HttpFetcher(HttpOptions options) : state_(std::make_unique<HttpState>()) {
     static std::once_flag curl_init;
@@ -500,6 +534,7 @@ void HttpFetcher::submit(HttpRequest request, std::function<void(HttpResponse)> 
 void HttpFetcher::run() {
     HttpState& s = *state_;
     for (;;) {
+        if (s.opt.should_stop && s.opt.should_stop()) abandon_waits(s);
         start_due(s);
         int running = 0;
         curl_multi_perform(s.multi, &running);

@@ -15,6 +15,9 @@
 
 namespace modelcat::io {
 
+// The libcurl linked in ("8.5.0"), for --version.
+std::string curl_library_version();
+
 namespace detail {
 struct HttpState;
 }
@@ -62,7 +65,14 @@ struct HttpOptions {
     unsigned max_retries = 4;     // after the first attempt, for 429, 5xx and transport failures
     double timeout_s = 60;        // per attempt, redirect hops included
     double backoff_s = 0.5;       // first retry delay; doubles per retry, jittered to 50-100%, at most 30 s
-    double max_retry_wait_s = 300;  // a Retry-After or RateLimit asking longer fails the request
+    // The waits of one request in all (backoff, Retry-After, RateLimit): one asking past it fails the request.
+    double max_retry_wait_s = 60;
+    // An attempt slower than low_speed_bytes per second over low_speed_window_s fails, not retried.
+    long low_speed_bytes = 1024;
+    long low_speed_window_s = 10;
+    // Asked at least once a second inside run(): true fails every transfer waiting for a retry or a
+    // 429 pause ("interrupted"), so that a stop is honoured within a second; those in flight finish.
+    std::function<bool()> should_stop;
     // Sent as "Authorization: Bearer" to the requested URL's host only: libcurl (>= 7.83) drops
     // it on a redirect to another host, port or scheme. Never logged, never in error text.
     std::optional<std::string> token;

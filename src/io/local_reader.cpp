@@ -154,7 +154,7 @@ RangeReply LocalReader::read(const RangeRequest& req) const {
         if (length == 0) {
             if (f.stat().size > max_whole_file_)
                 throw IoError(req.location + ": " + std::to_string(f.stat().size) + " bytes is more than the cap of " +
-                              std::to_string(max_whole_file_) + " for a JSON file");
+                              std::to_string(max_whole_file_) + " for a file read whole");
             length = f.stat().size;
         }
         r.bytes = f.read(req.offset, length, req.append_to ? *req.append_to : r.body);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "io/io_error.hpp"
+#include "io/local_reader.hpp"
 
 namespace modelcat::io {
 
@@ -61,7 +62,7 @@ format::ByteBuffer SyncFile::read_whole(uint64_t cap) {
     read(0, kFirstRead, bytes);
     if (size() > cap)
         throw IoError(location() + ": " + std::to_string(size()) + " bytes is more than the cap of " + std::to_string(cap) +
-                      " for a JSON file");
+                      " for a file read whole");
     read(bytes.size(), size() - bytes.size(), bytes);
     return bytes;
 }
@@ -74,6 +75,13 @@ model::FileHeader read_header(SyncFile& file, const format::HeaderReadOptions& o
         next = assembler.parse(file.size());
     }
     return assembler.take();
+}
+
+std::string read_local_text(const std::string& path, uint64_t cap) {
+    LocalReader inline_reads(0);
+    SyncFile file(inline_reads, RangeRequest{path});
+    format::ByteBuffer bytes = file.read_whole(cap);
+    return std::string(bytes.begin(), bytes.end());
 }
 
 }  // namespace modelcat::io

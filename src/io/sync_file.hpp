@@ -59,4 +59,8 @@ private:
 // Throws model::FormatError (bad header) or IoError (could not read).
 model::FileHeader read_header(SyncFile& file, const format::HeaderReadOptions& options, format::ByteBuffer* scratch = nullptr);
 
+// A small local file's text (a manifest, a report's .sql), read whole through the local
+// reader's checks (a regular file, opened without blocking): IoError past `cap` bytes.
+std::string read_local_text(const std::string& path, uint64_t cap = kMaxWholeFileBytes);
+
 }  // namespace modelcat::io

@@ -7,6 +7,25 @@
 
 namespace modelcat::locate {
 
+namespace {
+
+// A name that a URL path carries as itself: no percent-escape, query, fragment, backslash, space or control.
+bool plain_url_text(std::string_view s) {
+    return std::none_of(s.begin(), s.end(), [](char c) {
+        return c == '%' || c == '?' || c == '#' || c == '\\' || static_cast<unsigned char>(c) <= ' ' || c == 0x7f;
+    });
+}
+
+bool is_commit(std::string_view s) { return s.size() == 40 && s.find_first_not_of("0123456789abcdef") == std::string_view::npos; }
+
+}  // namespace
+
+bool valid_revision(std::string_view r) {
+    if (is_commit(r)) return true;
+    return !r.empty() && plain_url_text(r) && r.find("..") == std::string_view::npos && r.find("//") == std::string_view::npos &&
+           r.front() != '/' && r.back() != '/';
+}
+
 std::optional<HubInput> parse_hub_input(const std::string& s) {
     if (!s.starts_with("hf://")) return std::nullopt;
     HubInput h;
@@ -21,7 +40,11 @@ std::optional<HubInput> parse_hub_input(const std::string& s) {
         h.revision = h.repo.substr(at + 1);
         h.repo = h.repo.substr(0, at);
     }
-    if (h.repo.empty() || h.repo.back() == '/' || h.revision.empty()) return std::nullopt;
+    const size_t owner_end = h.repo.find('/');
+    const std::string_view owner = std::string_view(h.repo).substr(0, owner_end), name = std::string_view(h.repo).substr(owner_end + 1);
+    for (std::string_view part : {owner, name})
+        if (part.empty() || part == "." || part == ".." || !plain_url_text(part)) return std::nullopt;
+    if (!valid_revision(h.revision)) return std::nullopt;
     return h;
 }
 
@@ -99,6 +122,12 @@ std::optional<std::string> hub_xet_hash(const io::RangeReply& reply) {
 }
 
 std::optional<std::string> hub_commit(const io::RangeReply& reply) { return reply.first_hop_header("x-repo-commit"); }
+
+std::optional<std::string> bad_hub_commit(const io::RangeReply& reply) {
+    auto c = hub_commit(reply);
+    if (!c || is_commit(*c)) return std::nullopt;
+    return "the server's X-Repo-Commit is not a 40-hex commit: " + reply.location;
+}
 
 std::string failure_message(const io::RangeReply& reply, bool token_sent) {
     const std::string what = reply.error.value_or("failed: " + reply.location);

@@ -4,6 +4,7 @@
 // refused request deserves.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "io/range_reader.hpp"
@@ -56,6 +57,11 @@ std::optional<std::string> hub_sha256(const io::RangeReply& reply);
 std::optional<std::string> hub_xet_hash(const io::RangeReply& reply);
 // The commit a listing or resolve/ answer names (X-Repo-Commit).
 std::optional<std::string> hub_commit(const io::RangeReply& reply);
+// Why that commit cannot be used (it is not 40 hex digits: it would be put in URLs), if it cannot.
+std::optional<std::string> bad_hub_commit(const io::RangeReply& reply);
+// A revision is a 40-hex commit or a refname without "..", "//", an end '/', percent-escapes,
+// query or fragment characters, spaces or controls: it goes into URLs as it is.
+bool valid_revision(std::string_view revision);
 
 // A failed reply's message, with what to do about a refusal (401/403).
 std::string failure_message(const io::RangeReply& reply, bool token_sent);

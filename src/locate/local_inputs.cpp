@@ -5,6 +5,7 @@
 #include <fstream>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <system_error>
 
 #include "io/file_stat.hpp"
@@ -72,13 +73,35 @@ std::optional<model::Failure> non_utf8_path(const std::string& path) {
     return model::Failure{.location = model::quote_bytes(path), .message = kPathNotUtf8};
 }
 
-std::vector<std::string> read_input_list(std::istream& in) {
-    std::vector<std::string> out;
-    for (std::string line; std::getline(in, line);) {
+InputList read_input_list(std::istream& in, const std::string& name) {
+    std::string text(kMaxInputListBytes + 1, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<size_t>(in.gcount()));
+    auto refuse = [&](const std::string& why) { return InputList{{}, model::Failure{.location = name, .message = why}}; };
+    if (text.size() > kMaxInputListBytes) return refuse("list file over " + std::to_string(kMaxInputListBytes >> 20) + " MiB: not read");
+    if (auto at = model::first_invalid_utf8(text)) return refuse("not a text list of inputs: invalid UTF-8 at byte " + std::to_string(*at));
+    if (auto nul = text.find('\0'); nul != std::string::npos)
+        return refuse("not a text list of inputs: a NUL byte at byte " + std::to_string(nul));
+    InputList out;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
         line = trim(line);
-        if (!line.empty() && line[0] != '#') out.push_back(line);
+        if (!line.empty() && line[0] != '#') out.inputs.push_back(line);
     }
     return out;
+}
+
+InputList read_input_list_file(const std::string& path) {
+    auto refuse = [&](const std::string& why) { return InputList{{}, model::Failure{.location = path, .message = why}}; };
+    if (is_model_file(path)) return refuse("a model file, not a list of inputs (a list is text, one input per line)");
+    std::error_code ec;
+    uint64_t size = fs::file_size(path, ec);
+    if (!ec && size > kMaxInputListBytes)
+        return refuse("list file is " + std::to_string(size) + " bytes, over the " + std::to_string(kMaxInputListBytes >> 20) +
+                      " MiB a list may hold: not read");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return refuse("cannot read list file");
+    return read_input_list(in, path);
 }
 
 ExpandedInputs expand_inputs(const std::vector<std::string>& given) {
@@ -103,9 +126,9 @@ ExpandedInputs expand_inputs(const std::vector<std::string>& given) {
             r.problems.push_back({.location = input, .message = *why});
         } else if (is_input_list(input)) {
             if (!lists_read.insert(fs::absolute(input).lexically_normal().string()).second) continue;  // a list that names itself
-            std::ifstream in(input);
-            std::vector<std::string> more = read_input_list(in);
-            inputs.insert(inputs.end(), more.begin(), more.end());
+            InputList more = read_input_list_file(input);
+            if (more.problem) r.problems.push_back(*more.problem);
+            inputs.insert(inputs.end(), more.inputs.begin(), more.inputs.end());
         } else {
             add(input);
         }

@@ -1,6 +1,7 @@
 #pragma once
 // Turns what the user typed (files, directories, list files) into the
 // ordered list of files to read.
+#include <cstdint>
 #include <istream>
 #include <optional>
 #include <string>
@@ -18,8 +19,17 @@ struct ExpandedInputs {
 // The problem with a path whose name is not valid UTF-8 (the catalogue's text is), if it is not.
 std::optional<model::Failure> non_utf8_path(const std::string& path);
 
-// Reads a --list file: one input per line; blank lines and '#' comments skipped.
-std::vector<std::string> read_input_list(std::istream& in);
+// A list file's inputs, or why it is not one (a model file, over the cap, not UTF-8 text): never parsed then.
+struct InputList {
+    std::vector<std::string> inputs;
+    std::optional<model::Failure> problem;
+};
+inline constexpr uint64_t kMaxInputListBytes = uint64_t{64} << 20;  // a list of a million paths fits
+
+// One input per line; blank lines and '#' comments skipped. `name` labels a problem (stdin: "-").
+InputList read_input_list(std::istream& in, const std::string& name);
+// The same for a file, refused by its name or size before a byte is read.
+InputList read_input_list_file(const std::string& path);
 
 // Directories are walked recursively for *.gguf, *.safetensors and
 // *.safetensors.index.json; a named .txt or .list file is read as a list of

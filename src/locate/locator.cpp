@@ -2,7 +2,6 @@
 
 #include <filesystem>
 
-#include "io/local_reader.hpp"
 #include "io/sync_file.hpp"
 
 namespace modelcat::locate {
@@ -12,12 +11,7 @@ bool LocalLocator::exists(const std::string& location) const {
     return std::filesystem::exists(location, ec);
 }
 
-std::string LocalLocator::read_text(const std::string& location) const {
-    io::LocalReader inline_reads(0);
-    io::SyncFile file(inline_reads, io::RangeRequest{location});
-    format::ByteBuffer bytes = file.read_whole();
-    return std::string(bytes.begin(), bytes.end());
-}
+std::string LocalLocator::read_text(const std::string& location) const { return io::read_local_text(location); }
 
 bool is_remote(const std::string& location) {
     return location.starts_with("http://") || location.starts_with("https://") || location.starts_with("hf://") ||

@@ -2,6 +2,7 @@
 
 #include <fnmatch.h>
 
+#include <memory>
 #include <set>
 
 #include "format/hub_listing.hpp"
@@ -12,6 +13,7 @@
 #include "locate/ollama_registry.hpp"
 #include "locate/stores.hpp"
 #include "model/error.hpp"
+#include "model/limits.hpp"
 
 namespace modelcat::locate {
 
@@ -39,8 +41,11 @@ public:
     RemotePlan plan(const std::vector<std::string>& inputs);
 
 private:
-    void list_hub(const HubInput& hub, const std::string& url);
-    void add_listing(const HubInput& hub, const io::RangeReply& reply);
+    // The pages of one listing read so far: a page linking back to one of them ends it.
+    using Pages = std::shared_ptr<std::set<std::string>>;
+    void list_hub(const HubInput& hub, const std::string& url, Pages pages);
+    void add_listing(const HubInput& hub, const io::RangeReply& reply, const Pages& pages);
+    bool stopping() const { return access_.http.should_stop && access_.http.should_stop(); }
     void fetch_json(const std::string& url, bool optional);
     void fetch_manifest(const OllamaRef& ref);
     void add_manifest(const OllamaRef& ref, const io::RangeReply& reply);
@@ -59,15 +64,16 @@ private:
     std::map<std::string, ListingEntry> ollama_blobs_;  // their blobs, known from the manifests
 };
 
-void RemotePlanner::list_hub(const HubInput& hub, const std::string& url) {
-    reader_.submit(whole(url), [this, hub](io::RangeReply reply) {
+void RemotePlanner::list_hub(const HubInput& hub, const std::string& url, Pages pages) {
+    pages->insert(url);
+    reader_.submit(whole(url), [this, hub, pages](io::RangeReply reply) {
         count(reply);
         if (!reply.ok()) return problems_.push_back({.location = hub.input, .message = access_.explain(reply)});
-        add_listing(hub, reply);
+        add_listing(hub, reply, pages);
     });
 }
 
-void RemotePlanner::add_listing(const HubInput& hub, const io::RangeReply& reply) {
+void RemotePlanner::add_listing(const HubInput& hub, const io::RangeReply& reply, const Pages& pages) {
     std::vector<format::HubTreeEntry> files;
     try {
         files = format::parse_hub_listing(reply.body);
@@ -76,6 +82,7 @@ void RemotePlanner::add_listing(const HubInput& hub, const io::RangeReply& reply
         problem.message += ": " + reply.location;
         return problems_.push_back(std::move(problem));
     }
+    if (auto why = bad_hub_commit(reply)) return problems_.push_back({.location = hub.input, .message = *why});
     const std::string pinned = hub_commit(reply).value_or(hub.revision);
     for (const auto& f : files) {
         if (!wanted_hub_file(f.path)) continue;
@@ -85,7 +92,15 @@ void RemotePlanner::add_listing(const HubInput& hub, const io::RangeReply& reply
         out_.known.listed[hub_resolve_url(access_.hf_endpoint, hub.repo, hub.revision, f.path)] =
             ListingEntry{f.size, f.sha256, f.xet_hash, pinned, hub_resolve_url(access_.hf_endpoint, hub.repo, pinned, f.path)};
     }
-    if (auto next = reply.link_next) list_hub(hub, *next);
+    const auto next = reply.link_next;
+    if (!next || stopping()) return;
+    if (pages->count(*next))
+        return problems_.push_back({.location = hub.input, .message = "the listing's next page is one already read: " + *next});
+    if (pages->size() == model::Limits::max_listing_pages)
+        return problems_.push_back({.location = hub.input, .message = "the listing has more than " +
+                                                                      std::to_string(model::Limits::max_listing_pages) +
+                                                                      " pages (the cap): " + reply.location});
+    list_hub(hub, *next, pages);
 }
 
 void RemotePlanner::fetch_json(const std::string& url, bool optional) {
@@ -133,7 +148,7 @@ RemotePlan RemotePlanner::plan(const std::vector<std::string>& inputs) {
             else problems_.push_back({.location = in, .message = "not an ollama://[registry/]namespace/model[:tag] input"});
         } else if (auto hub = parse_hub_input(in)) {
             out_.gone_scopes.push_back(hub_resolve_url(access_.hf_endpoint, hub->repo, hub->revision, ""));
-            list_hub(*hub, hub_listing_url(access_.hf_endpoint, *hub));
+            list_hub(*hub, hub_listing_url(access_.hf_endpoint, *hub), std::make_shared<std::set<std::string>>());
         } else if (in.starts_with("hf://")) {
             problems_.push_back({.location = in, .message = "not an hf://owner/repo[@revision][/glob] input"});
         } else {

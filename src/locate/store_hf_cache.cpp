@@ -6,6 +6,7 @@
 #include <map>
 
 #include "locate/stores.hpp"
+#include "model/limits.hpp"
 
 namespace fs = std::filesystem;
 
@@ -26,14 +27,25 @@ std::string repo_id(const std::string& folder) {
     return sep == std::string::npos ? rest : rest.substr(0, sep) + "/" + rest.substr(sep + 2);
 }
 
-std::map<std::string, std::vector<std::string>> read_refs(const fs::path& refs_dir) {
+// A ref file holds one commit: a larger file, or one that is not a 40-hex commit, is a problem, not read on.
+std::map<std::string, std::vector<std::string>> read_refs(const fs::path& refs_dir, std::vector<model::Failure>& problems) {
     std::map<std::string, std::vector<std::string>> out;
     std::error_code ec;
     for (fs::recursive_directory_iterator it(refs_dir, ec), end; !ec && it != end; it.increment(ec)) {
         if (!it->is_regular_file(ec) || non_utf8_path(it->path().string())) continue;  // a ref is named by its path
+        const std::string where = it->path().string();
+        if (it->file_size(ec) > model::Limits::max_ref_bytes) {
+            problems.push_back({.location = where, .message = "a ref over " + std::to_string(model::Limits::max_ref_bytes) +
+                                                              " bytes (the cap): not read"});
+            continue;
+        }
         std::ifstream in(it->path());
         std::string commit;
         std::getline(in, commit);
+        if (commit.size() != 40 || commit.find_first_not_of("0123456789abcdef") != std::string::npos) {
+            problems.push_back({.location = where, .message = "a ref that does not hold a 40-hex commit"});
+            continue;
+        }
         out[commit].push_back(it->path().lexically_relative(refs_dir).string());
     }
     for (auto& [c, names] : out) std::sort(names.begin(), names.end());
@@ -41,11 +53,15 @@ std::map<std::string, std::vector<std::string>> read_refs(const fs::path& refs_d
 }
 
 // Snapshots named by refs/main first, then by other refs, then the rest: the first name of a blob is the current one.
-std::vector<fs::path> snapshots_in_order(const Repo& repo) {
+// A snapshot that is a link is not walked: it could lead out of the store, or back up into it.
+std::vector<fs::path> snapshots_in_order(const Repo& repo, std::vector<model::Failure>& problems) {
     std::vector<fs::path> dirs;
     std::error_code ec;
-    for (fs::directory_iterator it(repo.dir / "snapshots", ec), end; !ec && it != end; it.increment(ec))
-        if (it->is_directory(ec)) dirs.push_back(it->path());
+    for (fs::directory_iterator it(repo.dir / "snapshots", ec), end; !ec && it != end; it.increment(ec)) {
+        if (it->is_symlink(ec))
+            problems.push_back({.location = it->path().string(), .message = "a snapshot that is a symlink, not a folder: not walked"});
+        else if (it->is_directory(ec)) dirs.push_back(it->path());
+    }
     auto rank = [&](const fs::path& d) {
         auto r = repo.refs.find(d.filename().string());
         if (r == repo.refs.end()) return 2;
@@ -121,8 +137,8 @@ StorePlan plan_hf_cache(const std::string& root) {
             out.problems.push_back(*p);
             continue;
         }
-        Repo repo{repo_id(dir.filename().string()), dir, read_refs(dir / "refs")};
-        for (const auto& snap : snapshots_in_order(repo)) {
+        Repo repo{repo_id(dir.filename().string()), dir, read_refs(dir / "refs", out.problems)};
+        for (const auto& snap : snapshots_in_order(repo, out.problems)) {
             if (auto p = non_utf8_path(snap.string())) {
                 out.problems.push_back(*p);
                 continue;

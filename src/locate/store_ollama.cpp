@@ -17,14 +17,16 @@ namespace modelcat::locate {
 
 namespace {
 
-std::vector<fs::path> manifest_files(const fs::path& dir, std::vector<model::Failure>& problems) {
+std::vector<fs::path> manifest_files(const fs::path& dir, const std::string& root, std::vector<model::Failure>& problems) {
     std::vector<fs::path> out;
     std::error_code ec;
+    const std::string real_root = fs::canonical(root, ec).string();
     for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         std::error_code e;
         if (it->is_directory(e)) continue;
         if (auto p = non_utf8_path(it->path().string())) problems.push_back(*p);
         else if (auto why = io::not_a_regular_file(it->path().string())) problems.push_back({.location = it->path().string(), .message = *why});
+        else if (auto out_of = outside_store(it->path().string(), real_root)) problems.push_back({.location = it->path().string(), .message = *out_of});
         else out.push_back(it->path());
     }
     if (ec) problems.push_back({.location = dir.string(), .message = "cannot walk directory: " + ec.message()});
@@ -45,12 +47,18 @@ void add_tag(const OllamaTag& tag, const std::string& root, StorePlan& out) {
     const std::string text = LocalLocator{}.read_text(tag.manifest);
     auto layers = format::parse_ollama_manifest({reinterpret_cast<const uint8_t*>(text.data()), text.size()});
     auto blob = [&](const format::OllamaLayer& l) { return root + "/blobs/sha256-" + l.digest.substr(7); };
+    // A blob that cannot be read fails this tag alone, by its name: another tag may share its model.
     for (auto& m : ollama_models(layers, tag, blob)) {
-        std::string missing;
-        for (const auto& f : all_files(m))
-            if (io::not_a_regular_file(f)) missing = f;
-        if (missing.empty()) out.models.push_back(std::move(m));
-        else out.problems.push_back({.location = tag.manifest, .message = ollama_name(tag) + ": its blob " + missing + " is missing"});
+        std::vector<std::pair<std::string, std::string>> blobs;  // file, what it is
+        for (const auto& f : m.data_files) blobs.emplace_back(f, m.names.front().role);
+        for (const auto& manifest : m.manifests)
+            for (const auto& l : manifest.layers) blobs.emplace_back(l.location, l.kind);
+        std::optional<model::Failure> broken;
+        for (const auto& [f, what] : blobs)
+            if (auto why = io::not_a_regular_file(f); why && !broken)
+                broken = model::Failure{.location = tag.manifest, .message = m.name + ": its " + what + " blob " + f + ": " + *why};
+        if (broken) out.problems.push_back(std::move(*broken));
+        else out.models.push_back(std::move(m));
     }
 }
 
@@ -59,7 +67,7 @@ void add_tag(const OllamaTag& tag, const std::string& root, StorePlan& out) {
 StorePlan plan_ollama_store(const std::string& root) {
     StorePlan out;
     const fs::path manifests = fs::path(root) / "manifests";
-    for (const auto& f : manifest_files(manifests, out.problems)) {
+    for (const auto& f : manifest_files(manifests, root, out.problems)) {
         auto tag = tag_of(f, manifests, root);
         if (!tag) {
             out.problems.push_back({.location = f.string(), .message = "not a manifest: expected manifests/REGISTRY/NAMESPACE/MODEL/TAG"});

@@ -97,9 +97,33 @@ void merge_into(ModelPlan& kept, ModelPlan& other) {
     for (auto& m : other.manifests) kept.manifests.push_back(std::move(m));
 }
 
+// Why a store's model is not read: one of its files resolves (links followed) outside the store.
+std::optional<model::Failure> leaves_store(const ModelPlan& m, const std::string& real_root) {
+    std::vector<std::string> files = all_files(m);
+    for (const auto& manifest : m.manifests)
+        for (const auto& layer : manifest.layers) files.push_back(layer.location);
+    for (const auto& f : files)
+        if (auto why = outside_store(f, real_root))
+            return model::Failure{.location = m.names.empty() ? f : m.names.front().path, .message = *why};
+    return std::nullopt;
+}
+
 }  // namespace
 
-std::string absolute_path(const std::string& path) { return fs::absolute(path).lexically_normal().string(); }
+std::optional<std::string> outside_store(const std::string& path, const std::string& real_root) {
+    std::error_code ec;
+    const fs::path real = fs::canonical(path, ec);
+    if (ec) return std::nullopt;  // nothing there: its read says so
+    const fs::path rel = real.lexically_relative(real_root);
+    if (!rel.empty() && *rel.begin() != "..") return std::nullopt;
+    return "resolves to " + real.string() + ", outside the store " + real_root + ": not read";
+}
+
+std::string absolute_path(const std::string& path) {
+    fs::path p = fs::absolute(path).lexically_normal();
+    if (!p.has_filename() && p != p.root_path()) p = p.parent_path();  // "mirror/" is the folder "mirror": its files lie under "mirror/"
+    return p.string();
+}
 
 bool is_store_input(const std::string& input) { return parse_store_input(input).has_value(); }
 
@@ -127,7 +151,12 @@ StorePlan plan_stores(const std::vector<std::string>& inputs, const StoreRoots& 
         out.roots.push_back(in->root);
         StorePlan one = plan_one(*in);
         out.problems.insert(out.problems.end(), one.problems.begin(), one.problems.end());
-        for (auto& m : one.models) out.models.push_back(std::move(m));
+        std::error_code ec;
+        const fs::path real_root = fs::canonical(in->root, ec);
+        for (auto& m : one.models) {
+            if (auto p = leaves_store(m, ec ? in->root : real_root.string())) out.problems.push_back(std::move(*p));
+            else out.models.push_back(std::move(m));
+        }
     }
     out.models = one_model_per_blob(std::move(out.models));
     return out;

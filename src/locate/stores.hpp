@@ -3,6 +3,7 @@
 // an LM Studio models folder. Each is planned into models named the way its
 // store names them; every name becomes a store_names row, and a blob reached
 // by several names (two tags, two snapshots, two stores) is one model, read once.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,11 @@ StorePlan plan_lmstudio(const std::string& root);
 // Plans whose first data file is one blob (the same digest, or the same path)
 // become one model, the first plan's, with every plan's names and manifests.
 std::vector<ModelPlan> one_model_per_blob(std::vector<ModelPlan> plans);
+
+// Why `path` is not read as part of the store whose folder, links resolved, is `real_root`:
+// it resolves outside it (a link to /etc/shadow, to a folder elsewhere). nullopt when inside,
+// or when nothing is there (its read reports that).
+std::optional<std::string> outside_store(const std::string& path, const std::string& real_root);
 
 // The absolute, normalised form of a local path (symlinks not resolved).
 std::string absolute_path(const std::string& path);

@@ -27,12 +27,6 @@ protected:
     test::CommandResult crawl(const std::string& args, const std::string& prefix = "") {
         return test::run_modelcat("crawl --quiet --db " + db_.string() + " --hf-endpoint " + hub_->endpoint() + " " + args, prefix);
     }
-    std::string one(const std::string& sql) {
-        SQLite::Database db(db_.string());
-        SQLite::Statement st(db, sql);
-        if (!st.executeStep()) return "(no row)";
-        return st.getColumn(0).isNull() ? "NULL" : st.getColumn(0).getString();
-    }
     void add_vocab(const std::string& repo_path) {
         fs::create_directories((hub_->root() / repo_path).parent_path());
         fs::copy_file(test::fixtures_dir() / kVocab, hub_->root() / repo_path);
@@ -97,10 +91,10 @@ TEST_F(HubCrawl, OneResolvePerFileThenStorageReadsWithoutTheToken) {
             EXPECT_EQ(f.reads, 1u);  // under 1 MiB: one read
         }
     }
-    EXPECT_EQ(one("SELECT count(*) FROM files WHERE resolver_calls = 1 AND storage_reads BETWEEN 1 AND 3"
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM files WHERE resolver_calls = 1 AND storage_reads BETWEEN 1 AND 3"
                   " AND length(sha256) = 64 AND length(xet_hash) = 64 AND final_url NOT LIKE '%Signature%'"),
               "3");
-    EXPECT_EQ(one("SELECT api_calls || ' ' || resolver_calls FROM crawls WHERE crawl_id = 1"), "1 3");
+    EXPECT_EQ(test::sql_value(db_, "SELECT api_calls || ' ' || resolver_calls FROM crawls WHERE crawl_id = 1"), "1 3");
     EXPECT_NE(r.out.find("\"resolver_calls\": 3"), std::string::npos) << r.out;
 
     // unchanged: the listing's hashes say so, no resolve at all
@@ -110,7 +104,7 @@ TEST_F(HubCrawl, OneResolvePerFileThenStorageReadsWithoutTheToken) {
     entries = log();
     ASSERT_EQ(entries.size(), before + 1);
     EXPECT_NE(entries.back().target.find("/api/models/owner/llama/tree/main"), std::string::npos);
-    EXPECT_EQ(one("SELECT files_unchanged || ' ' || requests || ' ' || api_calls || ' ' || resolver_calls FROM crawls"
+    EXPECT_EQ(test::sql_value(db_, "SELECT files_unchanged || ' ' || requests || ' ' || api_calls || ' ' || resolver_calls FROM crawls"
                   " WHERE crawl_id = 2"),
               "3 1 1 0");
     EXPECT_NE(r.out.find("\"requests\": 1"), std::string::npos) << r.out;
@@ -128,8 +122,8 @@ TEST_F(HubCrawl, ExpiredPresignedUrlIsResolvedAgainOnce) {
     EXPECT_EQ(f.resolves, 2u);  // the first, and one more after the 403
     EXPECT_EQ(f.refused, 1u);
     EXPECT_EQ(f.reads, 3u);
-    EXPECT_EQ(one("SELECT tensor_count FROM files"), "292");  // the whole header, read across two URLs
-    EXPECT_EQ(one("SELECT resolver_calls || ' ' || storage_reads FROM files"), "2 3");
+    EXPECT_EQ(test::sql_value(db_, "SELECT tensor_count FROM files"), "292");  // the whole header, read across two URLs
+    EXPECT_EQ(test::sql_value(db_, "SELECT resolver_calls || ' ' || storage_reads FROM files"), "2 3");
 }
 
 TEST_F(HubCrawl, PacedByTheAnnouncedBudgetWithoutA429) {
@@ -151,7 +145,7 @@ TEST_F(HubCrawl, PacedByTheAnnouncedBudgetWithoutA429) {
     EXPECT_EQ(limited, 0u);
     EXPECT_EQ(resolves, 45u);
     EXPECT_EQ(listings, 5u);  // more than one window's 3 api calls, too
-    EXPECT_EQ(one("SELECT count(*) FROM files WHERE status = 'ok' AND resolver_calls = 1 AND storage_reads = 1"), "45");
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM files WHERE status = 'ok' AND resolver_calls = 1 AND storage_reads = 1"), "45");
     // three windows of resolves: the crawl waited for two resets
     EXPECT_GE(entries.back().time - entries.front().time, 4.0);
 }
@@ -166,11 +160,11 @@ TEST_F(HubCrawl, GatedRepoMasksItsHashesWhichMeanUnknownNotChanged) {
     r = crawl("hf://owner/gated-model");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     // the identity comes from the redirect's headers, not the listing's masks
-    EXPECT_EQ(one("SELECT length(sha256) = 64 AND length(xet_hash) = 64 AND sha256 NOT LIKE '%*%' FROM files"), "1");
+    EXPECT_EQ(test::sql_value(db_, "SELECT length(sha256) = 64 AND length(xet_hash) = 64 AND sha256 NOT LIKE '%*%' FROM files"), "1");
     r = crawl("hf://owner/gated-model");
     ::unsetenv("HF_TOKEN");
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_EQ(one("SELECT files_unchanged || ' ' || files_changed FROM crawls WHERE crawl_id = 3"), "1 0");
+    EXPECT_EQ(test::sql_value(db_, "SELECT files_unchanged || ' ' || files_changed FROM crawls WHERE crawl_id = 3"), "1 0");
 }
 
 // 30 files at 10 resolver calls per 1 s: a crawl stopped after about one window resumes where it stopped.
@@ -187,7 +181,7 @@ protected:
     void resume_reads_each_file_once() {
         test::CommandResult r = crawl("-j 4" + inputs_);
         ASSERT_EQ(r.exit_code, 0) << r.err;
-        EXPECT_EQ(one("SELECT status FROM crawls WHERE crawl_id = 2"), "finished");
+        EXPECT_EQ(test::sql_value(db_, "SELECT status FROM crawls WHERE crawl_id = 2"), "finished");
         const auto entries = log();
         auto files = per_file(entries);
         unsigned resolved = 0;
@@ -201,12 +195,12 @@ protected:
             EXPECT_EQ(f.resolves, 1u) << path << seen;
         }
         EXPECT_EQ(resolved, 30u);
-        EXPECT_EQ(one("SELECT count(*) FROM files WHERE status = 'ok'"), "30");
+        EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM files WHERE status = 'ok'"), "30");
         // the second crawl knew what the first was told of the window (rate_budgets): no 429 either
         unsigned limited = 0;
         for (const auto& e : entries) limited += e.status == 429;
         EXPECT_EQ(limited, 0u);
-        EXPECT_EQ(one("SELECT count(*) FROM rate_budgets WHERE budget = 'resolvers' AND crawl_id = 2"), "1");
+        EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM rate_budgets WHERE budget = 'resolvers' AND crawl_id = 2"), "1");
     }
     std::string inputs_;
 };
@@ -220,11 +214,11 @@ TEST_F(StoppedHubCrawl, SigintFinishesModelsInFlightAndTheNextCrawlResumes) {
         inputs_ + " & pid=$!; while kill -0 $pid 2>/dev/null && [ \"$(" + count + " || echo 0)\" -lt 1 ]; do sleep 0.02;" +
         " done; kill -INT $pid; wait $pid; }");
     EXPECT_EQ(r.exit_code, 130) << r.err;
-    EXPECT_EQ(one("SELECT status FROM crawls WHERE crawl_id = 1"), "interrupted");
-    int done = std::stoi(one("SELECT count(*) FROM files WHERE status = 'ok'"));
+    EXPECT_EQ(test::sql_value(db_, "SELECT status FROM crawls WHERE crawl_id = 1"), "interrupted");
+    int done = std::stoi(test::sql_value(db_, "SELECT count(*) FROM files WHERE status = 'ok'"));
     EXPECT_GT(done, 0);
     EXPECT_LT(done, 30);
-    EXPECT_EQ(one("SELECT count(*) FROM errors"), "0");  // models in flight finished, none cut short
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM errors"), "0");  // models in flight finished, none cut short
     resume_reads_each_file_once();
 }
 
@@ -232,8 +226,8 @@ TEST_F(StoppedHubCrawl, DeadlineStopsCleanly) {
     test::CommandResult r = crawl("-j 4 --json-summary --deadline 1s" + inputs_);
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("\"interrupted\": true"), std::string::npos) << r.out;
-    EXPECT_EQ(one("SELECT status FROM crawls WHERE crawl_id = 1"), "interrupted");
-    EXPECT_LT(std::stoi(one("SELECT count(*) FROM files WHERE status = 'ok'")), 30);
+    EXPECT_EQ(test::sql_value(db_, "SELECT status FROM crawls WHERE crawl_id = 1"), "interrupted");
+    EXPECT_LT(std::stoi(test::sql_value(db_, "SELECT count(*) FROM files WHERE status = 'ok'")), 30);
     resume_reads_each_file_once();
 }
 

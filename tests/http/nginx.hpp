@@ -45,6 +45,11 @@ unsigned free_port();
 //               after 0.3 s), /short/ (206, Content-Range 0-99/1000, 10 bytes), /shifted/ (206,
 //               Content-Range 5-14/1000), /api/models/owner/repo/tree/main (root()/tree/page.json with
 //               Link: <...?cursor=2>; rel="next"; ?cursor=2 serves root()/tree/page2.json, no Link),
+//               /api/models/owner/self-link/tree/main ("[]", Link: rel="next" to itself),
+//               /api/models/owner/endless/tree/main ("[]", Link: rel="next" to a new ?page= each time),
+//               /api/models/owner/climbing/tree/main (root()/tree/climbing.json, X-Repo-Commit
+//               ../../../../good/zz), /retry-after-30/ (503, Retry-After: 30), /trickle/ (limit_rate 1 byte/s),
+//               /big-header/ (a 200 KiB X-Big header line),
 //               /v2/ laid out like an Ollama registry: manifests from root()/v2/NS/MODEL/manifests/TAG,
 //               /v2/NS/MODEL/blobs/sha256:HEX -> 307 to url2("/files/registry-blobs/sha256:HEX").
 //   port2()     HTTP/1.1: /files/ (the redirect target: another origin).

@@ -44,11 +44,6 @@ protected:
         return test::run_modelcat("crawl --quiet --json-summary --db " + db_.string() + " ollama://" + registry_ +
                                   "/library/tiny:q4 ollama://" + registry_ + "/library/tiny:latest");
     }
-    std::string one(const std::string& sql) {
-        SQLite::Database db(db_.string());
-        SQLite::Statement st(db, sql);
-        return st.executeStep() && !st.getColumn(0).isNull() ? st.getColumn(0).getString() : "NULL";
-    }
     // Requests per target from log entry `from` on.
     std::map<std::string, unsigned> requests(size_t from) {
         std::map<std::string, unsigned> m;
@@ -65,13 +60,13 @@ protected:
 TEST_F(OllamaRegistry, TwoTagsOfOneModelReadItsBlobOnce) {
     test::CommandResult r = crawl();
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_EQ(one("SELECT count(*) || ' ' || group_concat(kind) FROM models"), "1 model");
-    EXPECT_EQ(one("SELECT group_concat(name || ' ' || root, ' | ') FROM (SELECT * FROM store_names ORDER BY name)"),
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) || ' ' || group_concat(kind) FROM models"), "1 model");
+    EXPECT_EQ(test::sql_value(db_, "SELECT group_concat(name || ' ' || root, ' | ') FROM (SELECT * FROM store_names ORDER BY name)"),
               registry_ + "/library/tiny:latest ollama://" + registry_ + " | " + registry_ + "/library/tiny:q4 ollama://" + registry_);
-    EXPECT_EQ(one("SELECT count(DISTINCT model_id) FROM store_names"), "1");
-    EXPECT_EQ(one("SELECT sha256 FROM files WHERE role = 'data'"), model_blob_.substr(7));
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(DISTINCT model_id) FROM store_names"), "1");
+    EXPECT_EQ(test::sql_value(db_, "SELECT sha256 FROM files WHERE role = 'data'"), model_blob_.substr(7));
     const std::string q4 = "http://" + registry_ + "/v2/library/tiny/manifests/q4";
-    EXPECT_EQ(one("SELECT d.value FROM files f JOIN metadata d USING (file_id) WHERE f.location = '" + q4 +
+    EXPECT_EQ(test::sql_value(db_, "SELECT d.value FROM files f JOIN metadata d USING (file_id) WHERE f.location = '" + q4 +
                   "' AND d.key = 'ollama.template'"),
               "{{ .Prompt }}");
     nginx_.wait_for_log(1);

@@ -22,12 +22,6 @@ protected:
     test::CommandResult crawl(const std::string& args) {
         return test::run_modelcat("crawl --db " + db_.string() + " --hf-endpoint " + nginx_.url("") + " " + args);
     }
-    std::string one(const std::string& sql) {
-        SQLite::Database db(db_.string());
-        SQLite::Statement st(db, sql);
-        if (!st.executeStep()) return "(no row)";
-        return st.getColumn(0).isNull() ? "NULL" : st.getColumn(0).getString();
-    }
     // Requests and body bytes per request target in the access log, from entry `from` on.
     std::map<std::string, std::pair<uint64_t, uint64_t>> per_target(size_t from = 0) {
         std::map<std::string, std::pair<uint64_t, uint64_t>> m;
@@ -58,9 +52,9 @@ TEST_F(RemoteCrawl, LlamaThreeClassHeadersInTwoRequestsAndFewBytes) {
         EXPECT_GE(rb.second, kLlamaHeader);               // the whole header was read...
         EXPECT_LE(double(rb.second), 1.15 * kLlamaHeader);  // ...and little more
     }
-    EXPECT_EQ(one("SELECT census FROM quant_summary WHERE name LIKE '%Q4_K_M'"), "12:193 14:33 0:66");
-    EXPECT_EQ(one("SELECT group_concat(requests) FROM files"), "2,2");
-    EXPECT_EQ(one("SELECT count(*) FROM files WHERE http_status = 206 AND etag <> '' AND size > 4e9"), "2");
+    EXPECT_EQ(test::sql_value(db_, "SELECT census FROM quant_summary WHERE name LIKE '%Q4_K_M'"), "12:193 14:33 0:66");
+    EXPECT_EQ(test::sql_value(db_, "SELECT group_concat(requests) FROM files"), "2,2");
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM files WHERE http_status = 206 AND etag <> '' AND size > 4e9"), "2");
 }
 
 TEST_F(RemoteCrawl, SmallHeadersInOneRequestAndCheckpointsAsOneModel) {
@@ -81,9 +75,9 @@ TEST_F(RemoteCrawl, SmallHeadersInOneRequestAndCheckpointsAsOneModel) {
         EXPECT_EQ(m[shard].first, 1u) << shard;  // ~10 KB headers: covered by the first read
         EXPECT_LE(m[shard].second, 128u << 10) << shard;
     }
-    EXPECT_EQ(one("SELECT name || ' ' || tensor_count || ' ' || architecture FROM models WHERE format = 'safetensors'"),
+    EXPECT_EQ(test::sql_value(db_, "SELECT name || ' ' || tensor_count || ' ' || architecture FROM models WHERE format = 'safetensors'"),
               "ckpt 291 llama");
-    EXPECT_EQ(one("SELECT census FROM quant_summary WHERE format = 'safetensors'"), "BF16:291");
+    EXPECT_EQ(test::sql_value(db_, "SELECT census FROM quant_summary WHERE format = 'safetensors'"), "BF16:291");
 }
 
 TEST_F(RemoteCrawl, HubRepoIsListedPinnedAndReCrawledForFree) {
@@ -107,9 +101,9 @@ TEST_F(RemoteCrawl, HubRepoIsListedPinnedAndReCrawledForFree) {
     EXPECT_EQ(m["/api/models/owner/repo/tree/main?recursive=true&expand=false&limit=1000"].first, 1u);
     EXPECT_EQ(m["/api/models/owner/repo/tree/main?cursor=2"].first, 1u);  // followed the Link header
     EXPECT_EQ(m.count("/owner/repo/resolve/main/README.md"), 0u);
-    EXPECT_EQ(one("SELECT count(*) FROM models WHERE name = 'owner/repo'"), "2");
-    EXPECT_EQ(one("SELECT sha256 FROM files WHERE location LIKE '%m-Q6_K.gguf'"), sha2);
-    EXPECT_EQ(one("SELECT revision FROM files WHERE location LIKE '%m-Q6_K.gguf'"), "main");
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM models WHERE name = 'owner/repo'"), "2");
+    EXPECT_EQ(test::sql_value(db_, "SELECT sha256 FROM files WHERE location LIKE '%m-Q6_K.gguf'"), sha2);
+    EXPECT_EQ(test::sql_value(db_, "SELECT revision FROM files WHERE location LIKE '%m-Q6_K.gguf'"), "main");
 
     // same listing, same sha256: no range request at all
     r = crawl("--quiet hf://owner/repo");
@@ -117,17 +111,17 @@ TEST_F(RemoteCrawl, HubRepoIsListedPinnedAndReCrawledForFree) {
     auto after = nginx_.wait_for_log(first + 2);
     for (size_t i = first; i < after.size(); ++i) EXPECT_TRUE(after[i].target.starts_with("/api/models/")) << after[i].target;
     // what it did spend is counted: the two listing pages, api calls; their bytes are the listings'
-    EXPECT_EQ(one("SELECT files_unchanged || ' ' || requests || ' ' || api_calls || ' ' || resolver_calls || ' ' || storage_reads"
+    EXPECT_EQ(test::sql_value(db_, "SELECT files_unchanged || ' ' || requests || ' ' || api_calls || ' ' || resolver_calls || ' ' || storage_reads"
                   " FROM crawls WHERE crawl_id = 2"),
               "2 2 2 0 0");
     uint64_t listing_bytes = 0;
     for (size_t i = first; i < after.size(); ++i) listing_bytes += after[i].body_bytes;
-    EXPECT_EQ(one("SELECT bytes_read FROM crawls WHERE crawl_id = 2"), std::to_string(listing_bytes));
+    EXPECT_EQ(test::sql_value(db_, "SELECT bytes_read FROM crawls WHERE crawl_id = 2"), std::to_string(listing_bytes));
 
     // the Q6_K file disappears from the listing: gone
     nginx_.write_file("tree/page2.json", "[]");
     ASSERT_EQ(crawl("--quiet hf://owner/repo").exit_code, 0);
-    EXPECT_EQ(one("SELECT status FROM files WHERE location LIKE '%m-Q6_K.gguf'"), "gone");
+    EXPECT_EQ(test::sql_value(db_, "SELECT status FROM files WHERE location LIKE '%m-Q6_K.gguf'"), "gone");
 }
 
 TEST_F(RemoteCrawl, UnchangedUrlCostsOneConditionalRequestAndNoHeaderBytes) {
@@ -140,11 +134,11 @@ TEST_F(RemoteCrawl, UnchangedUrlCostsOneConditionalRequestAndNoHeaderBytes) {
     EXPECT_EQ(log.back().status, 304);
     EXPECT_EQ(log.back().body_bytes, 0u);
     EXPECT_NE(log.back().if_none_match, "-");
-    EXPECT_EQ(one("SELECT files_unchanged || ' ' || requests FROM crawls WHERE crawl_id = 2"), "1 1");
+    EXPECT_EQ(test::sql_value(db_, "SELECT files_unchanged || ' ' || requests FROM crawls WHERE crawl_id = 2"), "1 1");
     // rewritten with another policy: re-read
     kit::llama31_quant("Q3_K_M").write(nginx_.root() / "files/q2k.gguf");
     ASSERT_EQ(crawl("--quiet " + nginx_.url("/files/q2k.gguf")).exit_code, 0);
-    EXPECT_EQ(one("SELECT census FROM quant_summary"), "11:129 12:92 14:1 13:4 0:66");
+    EXPECT_EQ(test::sql_value(db_, "SELECT census FROM quant_summary"), "11:129 12:92 14:1 13:4 0:66");
 }
 
 TEST_F(RemoteCrawl, MisbehavingServersFailAloneWithClearErrors) {
@@ -158,8 +152,8 @@ TEST_F(RemoteCrawl, MisbehavingServersFailAloneWithClearErrors) {
               std::string::npos)
         << r.err;
     EXPECT_NE(r.err.find("not found (HTTP 404): " + nginx_.url("/files/missing.gguf")), std::string::npos) << r.err;
-    EXPECT_EQ(one("SELECT count(*) FROM models"), "1");
-    EXPECT_EQ(one("SELECT count(*) FROM errors"), "3");
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM models"), "1");
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM errors"), "3");
     nginx_.wait_for_log(5);
     uint64_t noranges = per_target()["/noranges/big.gguf"].second;
     EXPECT_LE(noranges, (1u << 20) + (64u << 10));  // an 8.5 GB file that ignores Range costs about 1 MiB
@@ -177,7 +171,7 @@ TEST_F(RemoteCrawl, SizeThatDisagreesWithTheListingIsReadAgainOnceThenFails) {
     EXPECT_NE(r.err.find("Content-Range says 4692673952 bytes but the Hub listing says 12345"), std::string::npos) << r.err;
     nginx_.wait_for_log(4);
     EXPECT_EQ(per_target()["/owner/repo/resolve/main/a.gguf"].first, 2u);  // the first read, and one fresh start
-    EXPECT_EQ(one("SELECT count(*) FROM models"), "0");
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM models"), "0");
 }
 
 TEST_F(RemoteCrawl, TokenGoesToTheHubOnly) {
@@ -194,7 +188,7 @@ TEST_F(RemoteCrawl, TokenGoesToTheHubOnly) {
         else EXPECT_EQ(e.authorization, "Bearer secret-token");
     }
     EXPECT_EQ(r.err.find("secret-token"), std::string::npos);
-    EXPECT_EQ(one("SELECT count(*) FROM files WHERE location LIKE '%secret%' OR final_url LIKE '%secret%'"), "0");
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM files WHERE location LIKE '%secret%' OR final_url LIKE '%secret%'"), "0");
 }
 
 }  // namespace

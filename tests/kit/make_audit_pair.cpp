@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "generator_usage.hpp"
 #include "model/ggml_types.hpp"
 #include "llama_conversion.hpp"
 
@@ -19,11 +20,9 @@ namespace fs = std::filesystem;
 using namespace modelcat::kit;
 
 int main(int argc, char** argv) {
-    if (argc < 2) {
-        std::fprintf(stderr, "usage: %s OUT_DIR [--layers N] [--hidden N] [--heads N] [--kv-heads N] [--ffn N] [--vocab N] [--quants]"
-                     " [--random-blocks TYPE,...]\n", argv[0]);
-        return 2;
-    }
+    if (auto rc = usage_instead(argc, argv, "OUT_DIR [--layers N] [--hidden N] [--heads N] [--kv-heads N] [--ffn N] [--vocab N] [--quants]"
+                                            " [--random-blocks TYPE,...]"))
+        return *rc;
     LlamaShape shape;
     bool quants = false;
     std::vector<std::string> random;

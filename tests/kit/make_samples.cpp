@@ -7,6 +7,7 @@
 #include <exception>
 #include <filesystem>
 
+#include "generator_usage.hpp"
 #include "llama31.hpp"
 #include "stores.hpp"
 
@@ -20,10 +21,12 @@ void report(const fs::path& p) { std::printf("%s %ju\n", p.c_str(), static_cast<
 }  // namespace
 
 int main(int argc, char** argv) {
+    constexpr const char* kUsage = "OUT_DIR [--checkpoint | --stores]";
+    if (auto rc = usage_instead(argc, argv, kUsage)) return *rc;
     const bool checkpoint = argc == 3 && std::strcmp(argv[2], "--checkpoint") == 0;
     const bool stores = argc == 3 && std::strcmp(argv[2], "--stores") == 0;
     if (argc != 2 && !checkpoint && !stores) {
-        std::fprintf(stderr, "usage: %s OUT_DIR [--checkpoint | --stores]\n", argv[0]);
+        std::fprintf(stderr, "usage: %s %s\n", argv[0], kUsage);
         return 2;
     }
     try {

@@ -5,13 +5,16 @@
 #include <exception>
 #include <string>
 
+#include "generator_usage.hpp"
 #include "zoo.hpp"
 
 int main(int argc, char** argv) {
+    constexpr const char* kUsage = "DIR [--models N]";
+    if (auto rc = modelcat::kit::usage_instead(argc, argv, kUsage)) return *rc;
     unsigned long long models = 10'000;
     const bool with_count = argc == 4 && std::strcmp(argv[2], "--models") == 0;
     if (argc != 2 && !with_count) {
-        std::fprintf(stderr, "usage: %s DIR [--models N]\n", argv[0]);
+        std::fprintf(stderr, "usage: %s %s\n", argv[0], kUsage);
         return 2;
     }
     if (with_count) {

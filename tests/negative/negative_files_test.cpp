@@ -291,13 +291,15 @@ std::vector<Case> gguf_data_layout_cases() {
     std::vector<uint8_t> b = file_of(cut.w);
     b.resize(cut.w.data_start() + 100);
     cases.push_back({"file_ends_inside_the_data", b, b.size(), cut.info,
-                     "tensor 'a': 4096 bytes at offset 0 lie past the end of the data (100 bytes after the data start " +
+                     "truncated: " + std::to_string(b.size()) + " of " + std::to_string(cut.w.data_start() + 4096) +
+                         " bytes; tensor 'a': 4096 bytes at offset 0 lie past the end of the data (100 bytes after the data start " +
                          std::to_string(cut.w.data_start()) + ")"});
     GgufWriter far;
     far.add_tensor_at("a", {8}, 0, 1ull << 20);
     b = far.header();
     cases.push_back({"offset_past_the_end", b, b.size() + 64, far.tensor_info_offset(0),
-                     "tensor 'a': 32 bytes at offset 1048576 lie past the end of the data (64 bytes after the data "
+                     "truncated: " + std::to_string(b.size() + 64) + " of " + std::to_string(far.data_start() + (1ull << 20) + 32) +
+                         " bytes; tensor 'a': 32 bytes at offset 1048576 lie past the end of the data (64 bytes after the data "
                      "start " + std::to_string(far.data_start()) + ")"});
     GgufWriter wraps;  // offset + size would wrap 64 bits
     wraps.add_tensor_at("a", {8}, 0, ~0ull - 31, 32);
