@@ -1,4 +1,4 @@
--- modelcat catalogue, schema version 14: every table, index and view, in one file (over 500 lines) so that the schema reads whole.
+-- modelcat catalogue, schema version 15: every table, index and view, in one file (over 500 lines) so that the schema reads whole.
 -- A new catalogue is this file, run in one transaction (it ends by setting PRAGMA user_version);
 -- an older one is brought here by schema/migrations/NNN_*.sql, NNN the version each brings it to
 -- (none brings one to 1, which was only ever created, or to 2, which added views only). Migrations
@@ -9,9 +9,9 @@
 -- Each table's columns are in the order the migrations leave them (ALTER TABLE ADD COLUMN appends),
 -- so that a migrated catalogue and a new one are the same; a later version's columns are grouped
 -- at the end of their table under a comment naming it.
--- The reference rows (file_type_names, tensor_name_map) are schema/reference.sql and ggml_types'
--- are the binary's ggml type table: both are written by every writable open, so that a later
--- build's knowledge reaches an older catalogue without a migration.
+-- The reference rows (tensor_name_map) are schema/reference.sql; ggml_types' and file_type_names'
+-- are the binary's tables (src/model/ggml_types.def, file_types.def): all are written by every
+-- writable open, so that a later build's knowledge reaches an older catalogue without a migration.
 --
 -- These names and columns are public API: reports and users' SQL depend on them.
 -- Sizes are bytes, counts are plain integers, offsets are byte positions, times are UTC.
@@ -296,6 +296,24 @@ CREATE TABLE rate_budgets (
     PRIMARY KEY (host, budget)
 );
 
+-- Which llama-quantize settings made each GGUF model (schema 14): its per-tensor types against a
+-- replay of llama-quantize's type choice at one llama.cpp revision (src/model/quant_policy.hpp,
+-- docs/recipes.md). One row per GGUF model, written by the crawl; a model migrated from schema <= 13
+-- has none until the next crawl re-reads its files.
+CREATE TABLE recipes (
+    model_id     INTEGER PRIMARY KEY REFERENCES models(model_id) ON DELETE CASCADE,
+    recipe       TEXT NOT NULL CHECK (recipe IN ('stock', 'stock+overrides', 'custom', 'relabelled', 'unknown')),
+    quantized_as INTEGER,           -- the file type llama-quantize was given (file_type_names); NULL when unknown
+    overrides    TEXT NOT NULL,     -- the options as typed, space-separated ('' for stock); relabelled adds --override-kv
+    matching     INTEGER NOT NULL,  -- tensors whose type the declared type's stock replay predicts
+    tensors      INTEGER NOT NULL,  -- tensors over all the model's data files
+    revision     TEXT NOT NULL,     -- the llama.cpp commit replayed (12 hex digits), "(file order)" for a pre-2024-11 tensor order
+    imatrix      INTEGER NOT NULL,  -- 1 when the file has quantize.imatrix.* keys (made with an importance matrix)
+    differences  TEXT NOT NULL,     -- custom: JSON array of per-kind differences ("ffn_down: Q3_K on 32 of 32 layers (stock Q2_K: 0)"); else []
+    why          TEXT NOT NULL,     -- the tensor kinds whose types differ from quantized_as's stock policy, then how made
+    note         TEXT NOT NULL      -- unknown: why; else what the reading assumed, or ''
+);
+
 ------------------------------------------------------------------------------------------------
 -- Conversion audits (`modelcat audit GGUF SOURCE`, schema 8): a GGUF's values compared tensor by
 -- tensor with its source checkpoint's
@@ -347,7 +365,7 @@ CREATE TABLE audit_tensors (
 );
 CREATE INDEX audit_tensors_audit ON audit_tensors(audit_id);
 
--- Schema 14: the metadata half of an audit, one row per GGUF key held against its source in the
+-- Schema 15: the metadata half of an audit, one row per GGUF key held against its source in the
 -- checkpoint's config.json, generation_config.json, tokenizer.json, tokenizer_config.json and
 -- tokenizer.model, by the converter's mapping (src/audit/converter_mapping.cpp).
 CREATE TABLE audit_metadata (
@@ -453,12 +471,16 @@ SELECT p.model_id, m.name, m.majority_type_name AS majority_type, p.type_id, p.t
 
 -- Models (kind = 'model') of one architecture and block count that declare the same
 -- general.file_type but quantize differently (the Llama 3.1 8B lineup: Q4_K_M and Q4_K_L are
--- both file_type 15).
+-- both file_type 15). `why`: each member that is not stock, one per line, as "NAME: " and its
+-- recipes.why ("token_embd: Q4_K→Q8_0; output: Q6_K→Q8_0 (--token-embedding-type q8_0
+-- --output-tensor-type q8_0)"); NULL when every member is stock.
 CREATE VIEW same_file_type_different_policy AS
 SELECT g.architecture, g.file_type, f.name AS file_type_name,
        count(*) AS models, count(DISTINCT g.policy_hash) AS policies,
-       group_concat(g.model_id, ',') AS model_ids, group_concat(g.name, ',') AS names
-  FROM (SELECT * FROM models WHERE file_type IS NOT NULL AND kind = 'model' ORDER BY model_id) g
+       group_concat(g.model_id, ',') AS model_ids, group_concat(g.name, ',') AS names,
+       group_concat(iif(g.why <> 'stock', g.name || ': ' || g.why, NULL), char(10)) AS why
+  FROM (SELECT m.*, r.why FROM models m LEFT JOIN recipes r ON r.model_id = m.model_id
+         WHERE m.file_type IS NOT NULL AND m.kind = 'model' ORDER BY m.model_id) g
   LEFT JOIN file_type_names f ON f.file_type = g.file_type
  GROUP BY g.architecture, g.block_count, g.file_type
 HAVING count(DISTINCT g.policy_hash) > 1;
@@ -533,4 +555,4 @@ SELECT s.store, s.name, s.model_id, l.role, l.model_id AS linked_model_id
   FROM store_names s JOIN store_names l ON l.store = s.store AND l.root = s.root AND l.name = s.name AND l.role <> 'model'
  WHERE s.role = 'model' AND s.status = 'ok' AND l.status = 'ok';
 
-PRAGMA user_version = 14;
+PRAGMA user_version = 15;

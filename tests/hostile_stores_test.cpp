@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // A hang and memory guard: 1 GiB of address space, 60 s.
-const std::string kGuard = "ulimit -v 1048576; timeout 60 ";
+const std::string kStoreGuard = "ulimit -v 1048576; timeout 60 ";
 const std::string kImage = "application/vnd.ollama.image.";
 
 class HostileStores : public ::testing::Test {
@@ -30,7 +30,7 @@ protected:
         fs::copy_file(test::fixtures_dir() / "ggml-vocab-llama-spm.gguf", other_);
     }
     test::CommandResult crawl(const std::string& inputs) {
-        return test::run_modelcat("crawl --db " + db_.string() + " --json-summary " + inputs + " " + other_.string(), kGuard);
+        return test::run_modelcat("crawl --db " + db_.string() + " --json-summary " + inputs + " " + other_.string(), kStoreGuard);
     }
     // The unrelated file on the same command line is catalogued whatever the store did.
     void expect_other_catalogued() { EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM files WHERE location = '" + other_.string() + "'"), "1"); }

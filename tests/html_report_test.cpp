@@ -203,7 +203,10 @@ void check_q4k_group(const Page& dom) {
     std::vector<std::string> summaries;
     for (const auto& e : dom.elements)
         if (e.has_class("summary")) summaries.push_back(e.text);
-    EXPECT_EQ(summaries, (std::vector<std::string>{"Q4_K_L = Q4_K_M + token_embd, output as Q8_0"}));
+    EXPECT_EQ(summaries, (std::vector<std::string>{
+                             "Q4_K_M: stock",
+                             "Q4_K_L: stock+overrides \u2014 token_embd: Q4_K\u2192Q8_0; output: Q6_K\u2192Q8_0 "
+                             "(--token-embedding-type q8_0 --output-tensor-type q8_0)"}));
 }
 
 void check_table_links(const Page& dom) {

@@ -69,6 +69,18 @@ TEST(PolicyCompare, SummaryGroupsByNewTypeWithLayerRanges) {
     EXPECT_EQ(report::policy_summary(base, "A", base, "B"), "B = A");
 }
 
+TEST(PolicyCompare, RecipeSummaryUsesTheRecipesWords) {
+    catalog::ReportModel m;
+    EXPECT_EQ(report::recipe_summary(m, "Q4_K_M"), "");  // no recipes row: not read since the migration
+    m.recipe = m.recipe_why = "stock";
+    EXPECT_EQ(report::recipe_summary(m, "Q4_K_M"), "Q4_K_M: stock");
+    m.recipe = "stock+overrides";
+    m.recipe_why = "output: Q6_K\u2192Q4_K (--pure)";
+    EXPECT_EQ(report::recipe_summary(m, "pure"), "pure: stock+overrides \u2014 output: Q6_K\u2192Q4_K (--pure)");
+    m.recipe = m.recipe_why = "unknown";
+    EXPECT_EQ(report::recipe_summary(m, "x"), "");  // the group falls back to comparing the policies
+}
+
 TEST(PolicyCompare, ShortNamesKeepWholeWords) {
     catalog::ReportModel a, b;
     a.name = "alpha-7b";

@@ -13,6 +13,7 @@
 
 #include "catalog/embedded_sql.hpp"
 #include "catalog/writer.hpp"
+#include "model/file_types.hpp"
 #include "model/ggml_types.hpp"
 #include "kit/gguf_writer.hpp"
 #include "kit/kinds.hpp"
@@ -163,6 +164,9 @@ std::string derived_rows(const fs::path& db) {
                                      " FROM census c JOIN models m USING (model_id) ORDER BY 1, 3") +
            "policy_layers\n" + rows_text(d, "SELECT m.location, p.tensor_kind, p.type_id, p.type_name, p.tensors, p.layers"
                                             " FROM policy_layers p JOIN models m USING (model_id) ORDER BY 1, 2, 4") +
+           "recipes\n" + rows_text(d, "SELECT m.location, r.recipe, r.quantized_as, r.overrides, r.matching, r.tensors,"
+                                      " r.revision, r.imatrix, r.differences, r.why, r.note"
+                                      " FROM recipes r JOIN models m USING (model_id) ORDER BY 1") +
            "files\n" + rows_text(d, "SELECT location, role, shard, format, version, size, header_bytes, data_start, alignment,"
                                     " declared_kv_count, tensor_count, header_hash, status, reread, ggml_refusals,"
                                     " tensor_index_hash, metadata_hash FROM files ORDER BY location") +
@@ -181,6 +185,12 @@ std::string read_source_file(const std::string& relative) {
 
 const int kValuesVersion = test::historic_version("006_values");  // the first that stored values exactly
 const int kKindVersion = test::historic_version("012_stores");    // the first with models.kind
+// The version schema/migrations/NNN_recipes.sql brings a catalogue to: recipes, derived by the crawl.
+int recipes_version() {
+    for (const catalog::SqlText& m : catalog::schema_migrations())
+        if (m.name.ends_with("_recipes")) return std::stoi(std::string(m.name.substr(0, 3)));
+    throw std::runtime_error("no recipes migration");
+}
 
 class OldCatalogue : public ::testing::Test {
 protected:
@@ -216,7 +226,8 @@ TEST_F(OldCatalogue, EveryEarlierVersionMigratesToTheFreshSchemaKeepingItsRows) 
     for (int v = 0; v < catalog::schema_version(); ++v) {
         SCOPED_TRACE("from user_version " + std::to_string(v));
         const bool has_rows = v > 0, altered = has_rows && v < kValuesVersion;  // "0123" stored as 123
-        const bool reread = has_rows && v < kKindVersion;  // a column the crawl computes is missing
+        const bool reread = has_rows && v < recipes_version();  // rows the crawl computes are missing
+        const bool no_kind = has_rows && v < kKindVersion;
         const fs::path db = tmp_ / ("v" + std::to_string(v) + ".db"), before = tmp_ / ("v" + std::to_string(v) + "-before.db");
         write_old_catalogue(db, v, current_);
         fs::copy_file(db, before);
@@ -239,7 +250,9 @@ TEST_F(OldCatalogue, EveryEarlierVersionMigratesToTheFreshSchemaKeepingItsRows) 
         EXPECT_EQ(test::sql_value(db, "SELECT group_concat(location) FROM (SELECT location FROM files WHERE reread ORDER BY location)"),
                   reread ? clean_.string() + "," + damaged_.string() : "NULL");
         // what the crawl computes stays NULL until it reads the files again
-        EXPECT_EQ(test::sql_value(db, "SELECT count(*) FROM models WHERE kind IS NULL"), reread ? "2" : "0");
+        EXPECT_EQ(test::sql_value(db, "SELECT count(*) FROM models WHERE kind IS NULL"), no_kind ? "2" : "0");
+        // (a catalogue from recipes' version on holds its two models' recipes already)
+        EXPECT_EQ(test::sql_value(db, "SELECT count(*) FROM recipes"), has_rows && !reread ? "2" : "0");
         test::CommandResult crawl = test::run_modelcat("crawl -q --db " + db.string() + " " + store_.string());
         ASSERT_EQ(crawl.exit_code, 0) << crawl.err;
         EXPECT_EQ(derived_rows(db), derived_rows(current_));
@@ -274,9 +287,19 @@ TEST_F(OldCatalogue, ItsFilesAreReadAgainByTheNextCrawlAndAlteredValuesComeBackE
     EXPECT_EQ(test::sql_value(db, "SELECT value FROM my_names WHERE location = '" + damaged_.string() + "'"), "0123");
 }
 
+// The latest version a migration marks every file to be read again for (rows the crawl derives).
+int last_reread_version() {
+    int version = 0;
+    for (const catalog::SqlText& m : catalog::schema_migrations())
+        if (m.sql.find("SET reread = 1") != std::string_view::npos) version = std::stoi(std::string(m.name.substr(0, 3)));
+    return version;
+}
+
 TEST_F(OldCatalogue, WhereNothingIsMissingTheNextCrawlReadsNothing) {
     const fs::path db = tmp_ / "old.db";
-    write_old_catalogue(db, catalog::schema_version() - 1, current_);
+    // a catalogue that has every derived row: at that version, or a current one when it is the latest
+    if (last_reread_version() < catalog::schema_version()) write_old_catalogue(db, last_reread_version(), current_);
+    else fs::copy_file(current_, db);
     ASSERT_EQ(test::run_modelcat("migrate --db " + db.string()).exit_code, 0);
     test::CommandResult dry = test::run_modelcat("crawl --dry-run --db " + db.string() + " " + store_.string());
     const std::string lines = "\n" + dry.out;
@@ -311,9 +334,10 @@ TEST_F(OldCatalogue, ANewCatalogueIsCurrentSqlInOneStep) {
     SQLite::Database(db.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE).exec(schema.out);
     EXPECT_EQ(schema_description(db), fresh_schema_);
     EXPECT_EQ(test::sql_value(db, "PRAGMA user_version"), std::to_string(catalog::schema_version()));
-    for (const char* table : {"file_type_names", "tensor_name_map"})
-        EXPECT_EQ(rows_text(db, std::string("SELECT * FROM ") + table), rows_text(current_, std::string("SELECT * FROM ") + table));
+    EXPECT_EQ(rows_text(db, "SELECT * FROM tensor_name_map"), rows_text(current_, "SELECT * FROM tensor_name_map"));
+    // the binary's tables (ggml_types.def, file_types.def) reach a catalogue through its writable open
     EXPECT_EQ(test::sql_value(current_, "SELECT count(*) FROM ggml_types"), std::to_string(model::ggml_types().size()));
+    EXPECT_EQ(test::sql_value(current_, "SELECT count(*) FROM file_type_names"), std::to_string(model::file_type_names().size()));
 }
 
 // file_type_names and tensor_name_map follow the binary, as ggml_types does: a catalogue an older

@@ -1,6 +1,6 @@
 // The catalogue answers the questions users bring: the quant table, policies,
 // same file_type with different policies, measured type rates, multi-file
-// models and the GGUF <-> safetensors reconciliation, each as one query.
+// models, the GGUF <-> safetensors reconciliation and the recipes, each as one query.
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
@@ -11,6 +11,7 @@
 #include "catalog/writer.hpp"
 #include "crawl/crawler.hpp"
 #include "kit/llama31.hpp"
+#include "quantize_runs.hpp"
 #include "support.hpp"
 
 using namespace modelcat;
@@ -25,13 +26,13 @@ std::string text(const catalog::Cell& c) {
     return "NULL";
 }
 
-class Llama31Lineup : public ::testing::Test {
+// A catalogue crawled once per suite (each suite its own: the base is per Suite), its reports and SQL.
+template <typename Suite>
+class CrawledCatalogue : public ::testing::Test {
 protected:
-    static void SetUpTestSuite() {
-        dir_ = new test::TempDir();
-        kit::write_llama31_store(dir_->path());
+    static void crawl_into_catalogue(const std::vector<std::string>& inputs) {
         catalog_ = new catalog::Writer((dir_->path() / "catalog.db").string());
-        report_ = crawl::run_crawl(*catalog_, {(dir_->path() / "lineup").string(), (dir_->path() / "source").string()}, {});
+        report_ = crawl::run_crawl(*catalog_, inputs, {});
     }
     static void TearDownTestSuite() {
         delete catalog_;
@@ -45,6 +46,15 @@ protected:
     static inline test::TempDir* dir_;
     static inline catalog::Writer* catalog_;
     static inline crawl::CrawlReport report_;
+};
+
+class Llama31Lineup : public CrawledCatalogue<Llama31Lineup> {
+protected:
+    static void SetUpTestSuite() {
+        dir_ = new test::TempDir();
+        kit::write_llama31_store(dir_->path());
+        crawl_into_catalogue({(dir_->path() / "lineup").string(), (dir_->path() / "source").string()});
+    }
 };
 
 TEST_F(Llama31Lineup, EverythingIsCataloguedAsTenModels) {
@@ -98,7 +108,7 @@ TEST_F(Llama31Lineup, PolicyDeviationsGiveTheMeasuredLayerLists) {
 TEST_F(Llama31Lineup, SameFileTypeDifferentPolicyFindsQ4KMAndQ4KL) {
     catalog::QueryResult r = sql("SELECT * FROM same_file_type_different_policy");
     EXPECT_EQ(r.columns, (std::vector<std::string>{"architecture", "file_type", "file_type_name", "models", "policies",
-                                                   "model_ids", "names"}));
+                                                   "model_ids", "names", "why"}));
     ASSERT_EQ(r.rows.size(), 1u);
     EXPECT_EQ(text(r.rows[0][0]), "llama");
     EXPECT_EQ(text(r.rows[0][1]), "15");
@@ -108,8 +118,36 @@ TEST_F(Llama31Lineup, SameFileTypeDifferentPolicyFindsQ4KMAndQ4KL) {
     std::string names = text(r.rows[0][6]);
     EXPECT_NE(names.find("Meta-Llama-3.1-8B-Instruct-Q4_K_M"), std::string::npos);
     EXPECT_NE(names.find("Meta-Llama-3.1-8B-Instruct-Q4_K_L"), std::string::npos);
+    EXPECT_EQ(text(r.rows[0][7]), "Meta-Llama-3.1-8B-Instruct-Q4_K_L: token_embd: Q4_K\u2192Q8_0; output: Q6_K\u2192Q8_0 "
+                                  "(--token-embedding-type q8_0 --output-tensor-type q8_0)");
     // the two differ in policy_hash but agree in everything the header declares
     EXPECT_EQ(text(sql("SELECT count(DISTINCT policy_hash) FROM models WHERE file_type = 15").rows[0][0]), "2");
+}
+
+TEST_F(Llama31Lineup, RecipesNameTheEightQuants) {
+    const catalog::QueryResult r = query("recipes");
+    EXPECT_EQ(r.columns, (std::vector<std::string>{"model_id", "name", "location", "declared_type", "recipe", "overrides",
+                                                   "matching", "tensors", "revision", "quantized_as"}));
+    std::vector<std::string> got;
+    for (const auto& row : r.rows) {
+        const std::string name = text(row[1]);
+        if (!name.starts_with("Meta-Llama-3.1-8B-Instruct-")) continue;
+        got.push_back(name.substr(27) + " " + text(row[3]) + " " + text(row[4]) + " [" + text(row[5]) + "] " +
+                      (text(row[6]) == text(row[7]) ? "all" : text(row[6]) + "/" + text(row[7])) + " @" + text(row[8]));
+    }
+    // Made in July 2024, when llama-quantize visited tensors in file order (docs/recipes.md).
+    EXPECT_EQ(got, (std::vector<std::string>{
+                       "BF16 MOSTLY_BF16 stock [] all @34af94cd9ab2",
+                       "IQ2_M MOSTLY_IQ2_M stock [] all @34af94cd9ab2",
+                       "Q2_K MOSTLY_Q2_K stock [] all @34af94cd9ab2",
+                       "Q3_K_M MOSTLY_Q3_K_M stock [] all @34af94cd9ab2",
+                       "Q4_K_L MOSTLY_Q4_K_M stock+overrides [--token-embedding-type q8_0 --output-tensor-type q8_0] 290/292 "
+                       "@34af94cd9ab2 (file order)",
+                       "Q4_K_M MOSTLY_Q4_K_M stock [] all @34af94cd9ab2 (file order)",
+                       "Q4_K_S MOSTLY_Q4_K_S stock [] all @34af94cd9ab2",
+                       "Q6_K MOSTLY_Q6_K stock [] all @34af94cd9ab2",
+                       "Q8_0 MOSTLY_Q8_0 stock [] all @34af94cd9ab2",
+                   }));
 }
 
 TEST_F(Llama31Lineup, TypeRatesAreTheMeasuredRates) {
@@ -302,6 +340,82 @@ TEST(DiffCommand, TwoFilesWithoutADatabase) {
     EXPECT_NE(r.out.find("blk.31.ffn_down.weight,type size,Q4_K,Q6_K"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("blk.0.attn_v.weight,type size,Q5_K,Q6_K"), std::string::npos) << r.out;
     EXPECT_FALSE(fs::exists(tmp / "catalog.db"));
+}
+
+// The recipes a crawl stores, against what the real llama-quantize was told: every file of
+// tests/llama-quantize/ (its headers grown back to the size llama-quantize wrote, the cut-away
+// tensor data a hole, so that the crawl reads them as the files they were), checked against
+// results.tsv.
+class RecipesCatalogue : public CrawledCatalogue<RecipesCatalogue> {
+protected:
+    static void SetUpTestSuite() {
+        dir_ = new test::TempDir();
+        const fs::path files = dir_->path() / "files";
+        fs::create_directories(files);
+        for (const test::QuantizeRun& run : test::quantize_runs()) {
+            if (!run.file_size) continue;
+            const fs::path to = files / (run.name + ".gguf");
+            fs::copy_file(test::header_path(run), to);
+            fs::permissions(to, fs::perms::owner_write, fs::perm_options::add);
+            fs::resize_file(to, *run.file_size);  // the cut-away tensor data, as a hole
+            runs_.emplace(to.string(), run);
+        }
+        crawl_into_catalogue({files.string()});
+    }
+    static inline std::map<std::string, test::QuantizeRun> runs_;  // by the location catalogued
+};
+
+TEST_F(RecipesCatalogue, TheReportNamesEveryFileAsResultsTsvSays) {
+    ASSERT_TRUE(report_.failures.empty());
+    const catalog::QueryResult r = query("recipes");
+    EXPECT_EQ(r.columns, (std::vector<std::string>{"model_id", "name", "location", "declared_type", "recipe", "overrides",
+                                                   "matching", "tensors", "revision", "quantized_as"}));
+    ASSERT_EQ(r.rows.size(), runs_.size());
+    EXPECT_EQ(r.rows.size(), 479u);
+    std::map<std::string, size_t> words;
+    for (const auto& row : r.rows) {
+        const auto run = runs_.find(text(row[2]));
+        ASSERT_NE(run, runs_.end()) << text(row[2]);
+        const test::ExpectedRecipe want = test::expected_recipe(run->second);
+        const std::string& name = run->second.name;
+        ++words[text(row[4])];
+        EXPECT_EQ(text(row[4]), want.word) << name;
+        if (want.overrides) EXPECT_EQ(text(row[5]), *want.overrides) << name;
+        EXPECT_EQ(text(row[8]), "34af94cd9ab2") << name;
+        if (want.word == "stock") EXPECT_EQ(text(row[6]), text(row[7])) << name;
+        else EXPECT_NE(text(row[6]), text(row[7])) << name;
+        if (want.word == "relabelled") EXPECT_NE(text(row[9]), text(row[3])) << name;
+        else EXPECT_EQ(text(row[9]), text(row[3])) << name;
+    }
+    EXPECT_EQ(words, (std::map<std::string, size_t>{{"custom", 1}, {"relabelled", 3}, {"stock", 402},
+                                                    {"stock+overrides", 73}}));
+}
+
+TEST_F(RecipesCatalogue, TheTableKeepsTheImportanceMatrixEvidenceAndTheTypeNames) {
+    const catalog::QueryResult r = sql("SELECT f.location, r.imatrix, t.name FROM recipes r JOIN files f USING (model_id)"
+                                       " JOIN file_type_names t ON t.file_type = r.quantized_as");
+    ASSERT_EQ(r.rows.size(), runs_.size());
+    for (const auto& row : r.rows) {
+        const test::QuantizeRun& run = runs_.at(text(row[0]));
+        EXPECT_EQ(text(row[1]), test::run_options(run).imatrix ? "1" : "0") << run.name;
+        EXPECT_TRUE(text(row[2]).starts_with("MOSTLY_") || text(row[2]) == "ALL_F32") << run.name;
+    }
+    EXPECT_EQ(text(sql("SELECT differences FROM recipes r JOIN files f USING (model_id)"
+                       " WHERE f.location LIKE '%/llama-32L-Q4_K_M-scattered.gguf'").rows[0][0])
+                  .substr(0, 52),
+              "[\"attn_q: Q8_0 on 1 of 32 layers (stock Q4_K_M: 0)\",");
+}
+
+TEST_F(RecipesCatalogue, SameFileTypeDifferentPolicySaysWhyInTheRecipesWords) {
+    const catalog::QueryResult r = sql("SELECT why FROM same_file_type_different_policy WHERE names LIKE '%Q4_K_M-pure%'"
+                                       " AND architecture = 'llama' AND why LIKE '%32 layers%'");
+    ASSERT_EQ(r.rows.size(), 1u);
+    const std::string why = text(r.rows[0][0]);
+    EXPECT_NE(why.find(": output: Q6_K\u2192Q4_K; attn_v: Q6_K\u2192Q4_K on 16 of 32 layers; ffn_down: Q6_K\u2192Q4_K on 16 of "
+                       "32 layers (--pure)\n"),
+              std::string::npos)
+        << why;
+    EXPECT_EQ(why.find(": stock"), std::string::npos) << why;  // stock members are left out
 }
 
 }  // namespace

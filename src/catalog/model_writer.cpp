@@ -70,6 +70,9 @@ const char* const kCensusHead =
 const char* const kCensusRow = "(:model_id, :type_id, :type_name, :tensors, :params, :bytes, :bits_per_weight)";
 const char* const kPolicyHead = "INSERT INTO policy_layers (model_id, tensor_kind, type_id, type_name, tensors, layers) VALUES ";
 const char* const kPolicyRow = "(:model_id, :tensor_kind, :type_id, :type_name, :tensors, :layers)";
+const char* const kRecipeSql =
+    "INSERT INTO recipes (model_id, recipe, quantized_as, overrides, matching, tensors, revision, imatrix, differences, why, note)"
+    " VALUES (:model_id, :recipe, :quantized_as, :overrides, :matching, :tensors, :revision, :imatrix, :differences, :why, :note)";
 const char* const kEventSql =
     "INSERT INTO model_events (crawl_id, location, event, file_bytes_before, file_bytes_after,"
     " policy_before, policy_after, census_before, census_after)"
@@ -80,7 +83,7 @@ const char* const kEventSql =
 
 ModelWriter::ModelWriter(SQLite::Database& db)
     : previous_(db, kPreviousSql), evict_(db, kEvictSql), upsert_(db, kUpsertSql), file_(db, kFileSql),
-      warning_(db, kWarningSql), refusal_(db, kRefusalSql), event_(db, kEventSql), metadata_(db, kMetadataHead, kMetadataRow),
+      warning_(db, kWarningSql), refusal_(db, kRefusalSql), recipe_(db, kRecipeSql), event_(db, kEventSql), metadata_(db, kMetadataHead, kMetadataRow),
       tensors_(db, kTensorHead, kTensorRow), census_(db, kCensusHead, kCensusRow), policy_(db, kPolicyHead, kPolicyRow),
       db_(db) {
     for (const char* table : kChildTables)
@@ -107,6 +110,7 @@ int64_t ModelWriter::write(int64_t crawl_id, const model::ModelRows& rows) {
     }
     census_.insert(rows.census.size(), [&](BatchInsert::Row& r, size_t i) { bind_census(r, model_id, rows.census[i]); });
     policy_.insert(rows.policy.size(), [&](BatchInsert::Row& r, size_t i) { bind_policy(r, model_id, rows.policy[i]); });
+    if (rows.recipe) insert_recipe(model_id, *rows.recipe);
     record_event(crawl_id, model_id, before);
     tx.commit();
     return model_id;
@@ -280,6 +284,22 @@ void ModelWriter::bind_policy(BatchInsert::Row& st, int64_t model_id, const mode
     st.bind(":type_name", p.type_name);
     st.bind(":tensors", p.tensors);
     st.bind(":layers", p.layers);
+}
+
+void ModelWriter::insert_recipe(int64_t model_id, const model::RecipeRow& r) {
+    NamedStatement& st = recipe_;
+    st.bind(":model_id", model_id);
+    st.bind(":recipe", r.recipe);
+    st.bind(":quantized_as", r.quantized_as);
+    st.bind(":overrides", r.overrides);
+    st.bind(":matching", r.matching);
+    st.bind(":tensors", r.tensors);
+    st.bind(":revision", r.revision);
+    st.bind(":imatrix", r.imatrix ? 1 : 0);
+    st.bind(":differences", r.differences);
+    st.bind(":why", r.why);
+    st.bind(":note", r.note);
+    st.exec();
 }
 
 void ModelWriter::record_event(int64_t crawl_id, int64_t model_id, const std::optional<Before>& before) {

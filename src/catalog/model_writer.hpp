@@ -1,6 +1,6 @@
 #pragma once
 // Writes one model's rows in one transaction: the model, its files,
-// metadata, tensors, warnings, census, policy layers, and the history event. It only
+// metadata, tensors, warnings, census, policy layers, recipe, and the history event. It only
 // writes; every value was derived before (crawl/derive.hpp).
 #include <SQLiteCpp/Database.h>
 
@@ -38,12 +38,13 @@ private:
     static void bind_policy(BatchInsert::Row& st, int64_t model_id, const model::PolicyRow& p);
     void insert_warning(int64_t crawl_id, int64_t model_id, const std::string& location, const model::Warning& w);
     void insert_refusal(int64_t model_id, int64_t file_id, size_t seq, const std::pair<std::string, std::string>& refusal);
+    void insert_recipe(int64_t model_id, const model::RecipeRow& r);
     void record_event(int64_t crawl_id, int64_t model_id, const std::optional<Before>& before);
 
-    static constexpr std::array<const char*, 4> kChildTables = {"files", "census", "warnings", "policy_layers"};
+    static constexpr std::array<const char*, 5> kChildTables = {"files", "census", "warnings", "policy_layers", "recipes"};
 
     // Prepared once: a crawl writes thousands of models.
-    NamedStatement previous_, evict_, upsert_, file_, warning_, refusal_, event_;
+    NamedStatement previous_, evict_, upsert_, file_, warning_, refusal_, recipe_, event_;
     BatchInsert metadata_, tensors_, census_, policy_;
     std::vector<NamedStatement> clear_;  // one per kChildTables
     SQLite::Database& db_;

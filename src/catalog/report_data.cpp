@@ -37,14 +37,15 @@ std::set<int64_t> selected_ids(SQLite::Database& db, const ReportSelection& sel)
     return ids;
 }
 
-// One row per selected model: the quant table's columns, majority type and general.type.
+// One row per selected model: the quant table's columns, majority type, kind, policy and recipe.
 std::vector<ReportModel> load_models(SQLite::Database& db, const std::set<int64_t>& ids) {
     SQLite::Statement st(db, R"(
         SELECT q.model_id, q.name, q.format, q.architecture, q.file_type, f.name, q.file_bytes, q.params,
                q.bits_per_weight, q.census,
                (SELECT mj.type_name FROM model_majority_type mj WHERE mj.model_id = q.model_id),
-               q.kind, (SELECT policy_hash FROM models WHERE model_id = q.model_id)
+               q.kind, (SELECT policy_hash FROM models WHERE model_id = q.model_id), r.recipe, r.why
           FROM quant_summary q LEFT JOIN file_type_names f ON f.file_type = q.file_type
+          LEFT JOIN recipes r ON r.model_id = q.model_id
          WHERE q.model_id = :id)");
     std::vector<ReportModel> out;
     for (int64_t id : ids) {
@@ -65,6 +66,8 @@ std::vector<ReportModel> load_models(SQLite::Database& db, const std::set<int64_
         m.majority_type = text(st.getColumn(10));
         const std::string kind = text(st.getColumn(11));
         m.policy_hash = text(st.getColumn(12));
+        m.recipe = text(st.getColumn(13));
+        m.recipe_why = text(st.getColumn(14));
         if (kind != "model") m.model_kind = kind;
         out.push_back(std::move(m));
     }

@@ -21,6 +21,7 @@ struct ReportModel {
     int64_t id = 0;
     std::string name, format, architecture, file_type_name, census, majority_type, policy_hash;
     std::string model_kind;  // models.kind when it is not "model" (mmproj, adapter, imatrix, vocab, unknown); else empty
+    std::string recipe, recipe_why;  // recipes.recipe and .why; empty when the model has no recipes row
     std::optional<int64_t> file_type, file_bytes, params;
     std::optional<double> bits_per_weight;
     std::vector<ReportTensor> tensors;  // empty for models of other kinds (listed, not mapped)

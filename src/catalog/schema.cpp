@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "catalog/embedded_sql.hpp"
+#include "model/file_types.hpp"
 #include "model/ggml_types.hpp"
 
 namespace modelcat::catalog {
@@ -66,6 +67,14 @@ void write_reference_rows(SQLite::Database& db) {
         ins.bind(5, t.bits_per_weight());
         ins.exec();
         ins.reset();
+    }
+    SQLite::Statement names(db, "INSERT OR REPLACE INTO file_type_names (file_type, name, removed) VALUES (?,?,?)");
+    for (const auto& f : model::file_type_names()) {
+        names.bind(1, static_cast<int64_t>(f.id));
+        names.bind(2, std::string(f.name));
+        names.bind(3, f.removed ? 1 : 0);
+        names.exec();
+        names.reset();
     }
 }
 

@@ -16,6 +16,7 @@
 #include "model/kind.hpp"
 #include "model/kv_cache.hpp"
 #include "model/policy.hpp"
+#include "model/recipe.hpp"
 #include "model/tensor_names.hpp"
 
 namespace modelcat::crawl {
@@ -239,6 +240,35 @@ void set_model_facts(model::ModelRow& m, const std::vector<CrawledFile>& files) 
     }
 }
 
+// The recipe of a GGUF model, its split shards read as the one file they were quantized as.
+std::optional<model::RecipeRow> recipe_row(const std::vector<CrawledFile>& files) {
+    std::vector<const model::FileHeader*> data;
+    for (const auto& f : files)
+        if (f.role == FileRole::data && f.header.format == model::Format::gguf) data.push_back(&f.header);
+    if (data.empty()) return std::nullopt;
+    std::optional<model::FileHeader> joined;
+    if (data.size() > 1) joined = model::joined_shards(data);
+    const model::FileHeader& whole = joined ? *joined : *data.front();
+    const model::Recipe r = model::infer_recipe(whole);
+    model::RecipeRow row;
+    row.recipe = model::recipe_word(r.kind);
+    if (r.quantized_as) row.quantized_as = static_cast<int64_t>(*r.quantized_as);
+    row.overrides = r.overrides();
+    row.matching = static_cast<int64_t>(r.matching);
+    row.tensors = static_cast<int64_t>(r.tensors);
+    row.revision = r.revision();
+    row.imatrix = r.imatrix;
+    row.differences = "[";
+    for (const std::string& d : r.differences) {
+        if (row.differences.size() > 1) row.differences += ",";
+        format::append_json_string(row.differences, d);
+    }
+    row.differences += "]";
+    row.why = model::recipe_why(whole, r);
+    row.note = r.note;
+    return row;
+}
+
 }  // namespace
 
 model::ModelRows derive_model_rows(const std::string& name, const std::vector<CrawledFile>& files) {
@@ -261,6 +291,7 @@ model::ModelRows derive_model_rows(const std::string& name, const std::vector<Cr
     for (const auto& f : files) headers.push_back(&f.header);
     rows.model.block_count = model::block_count(headers, rows.model.architecture);
     set_model_facts(rows.model, files);
+    rows.recipe = recipe_row(files);
     return rows;
 }
 

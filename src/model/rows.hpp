@@ -102,11 +102,25 @@ struct RateBudgetRow {
     std::optional<double> window_s;
 };
 
+// Which llama-quantize settings made a GGUF model (a recipes row; model/recipe.hpp reads it).
+struct RecipeRow {
+    std::string recipe;                   // stock | stock+overrides | custom | relabelled | unknown
+    std::optional<int64_t> quantized_as;  // the file type llama-quantize was given; none when unknown
+    std::string overrides;                // the options as typed, space-separated; empty for stock
+    int64_t matching = 0, tensors = 0;    // tensors the declared type's stock replay predicts, of all
+    std::string revision;                 // the llama.cpp commit replayed, "34af94cd9ab2"
+    bool imatrix = false;                 // quantize.imatrix.* keys present
+    std::string differences;              // custom: JSON array of per-kind differences; else "[]"
+    std::string why;                      // the types that differ from quantized_as's stock policy, and how they were made
+    std::string note;                     // unknown: why; else what the reading assumed, if anything
+};
+
 struct ModelRows {
     ModelRow model;
     std::vector<FileRow> files;  // data files first, in shard order
     std::vector<CensusRow> census;
     std::vector<PolicyRow> policy;
+    std::optional<RecipeRow> recipe;  // GGUF models
 };
 
 }  // namespace modelcat::model

@@ -251,9 +251,11 @@ struct Writer {
                 << "\" data-file-type=\"" << html_escape(g.file_type_name) << "\" data-differs='" << json_attribute(differs + "]")
                 << "'><h3>" << html_escape(g.architecture) << " · " << html_escape(g.file_type_name) << ": " << g.members.size()
                 << " models, " << policies.size() << " policies</h3>\n";
-            for (size_t i = 1; i < policies.size(); ++i)
-                out << "<p class=\"summary\">" << html_escape(policy_summary(*policies[0], names[0], *policies[i], names[i]))
-                    << "</p>\n";
+            for (size_t i = 0; i < policies.size(); ++i) {
+                std::string summary = recipe_summary(*policies[i], names[i]);
+                if (summary.empty() && i > 0) summary = policy_summary(*policies[0], names[0], *policies[i], names[i]);
+                if (!summary.empty()) out << "<p class=\"summary\">" << html_escape(summary) << "</p>\n";
+            }
             out << "<div class=\"side\">";
             for (size_t i = 0; i < policies.size(); ++i) {
                 size_t more = sharing[policies[i]->policy_hash] - 1;

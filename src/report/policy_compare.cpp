@@ -103,4 +103,11 @@ std::string policy_summary(const catalog::ReportModel& base, const std::string& 
     return out;
 }
 
+std::string recipe_summary(const catalog::ReportModel& model, const std::string& name) {
+    if (model.recipe.empty() || model.recipe == "unknown") return {};
+    std::string out = name + ": " + model.recipe;
+    if (model.recipe_why != model.recipe) out += " \u2014 " + model.recipe_why;
+    return out;
+}
+
 }  // namespace modelcat::report

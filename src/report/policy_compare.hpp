@@ -1,7 +1,8 @@
 #pragma once
 // Compares the policies of models that declare the same file_type: which
-// tensors differ, and a one-line account of each difference
-// ("Q4_K_L = Q4_K_M + token_embd, output as Q8_0").
+// tensors differ, and a one-line account of each: its recipe (catalog's recipes) where the replay
+// knows the model, else how it differs from the group's first policy ("Q4_K_L = Q4_K_M + token_embd,
+// output as Q8_0").
 #include <set>
 #include <string>
 #include <vector>
@@ -20,5 +21,10 @@ std::vector<std::string> short_names(const std::vector<const catalog::ReportMode
 // "<other> = <base> + <tensors> as <type>; ...", tensors grouped by their type in `other`.
 std::string policy_summary(const catalog::ReportModel& base, const std::string& base_name, const catalog::ReportModel& other,
                            const std::string& other_name);
+
+// The model's recipe in the recipes report's words, and what differs from its type's stock policy:
+// "Q4_K_L: stock+overrides — token_embd: Q4_K→Q8_0; output: Q6_K→Q8_0 (--token-embedding-type q8_0
+// --output-tensor-type q8_0)", "Q4_K_M: stock". Empty when the model has no known recipe.
+std::string recipe_summary(const catalog::ReportModel& model, const std::string& name);
 
 }  // namespace modelcat::report

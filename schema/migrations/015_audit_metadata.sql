@@ -1,4 +1,4 @@
--- Brings a schema-13 catalogue to 14: the metadata half of a conversion audit, each GGUF key held
+-- Brings a schema-14 catalogue to 15: the metadata half of a conversion audit, each GGUF key held
 -- against its source in the checkpoint's files (no rows to move: older audits have none).
 CREATE TABLE audit_metadata (
     audit_id     INTEGER NOT NULL REFERENCES audits(audit_id) ON DELETE CASCADE,

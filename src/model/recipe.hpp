@@ -1,0 +1,56 @@
+#pragma once
+// Which llama-quantize settings made a GGUF file, read from its per-tensor types
+// against the replay of model/quant_policy.hpp: stock for its declared file type,
+// stock plus the fewest options that reproduce it exactly, relabelled (another
+// type's policy, general.file_type overridden), custom, or unknown.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/header.hpp"
+#include "model/quant_policy.hpp"
+
+namespace modelcat::model {
+
+enum class RecipeKind { stock, stock_overrides, custom, relabelled, unknown };
+std::string_view recipe_word(RecipeKind k);  // "stock", "stock+overrides", "custom", "relabelled", "unknown"
+
+// Explanations cost one per option typed (a relabelling is one more, --override-kv);
+// past this many the file is custom.
+inline constexpr size_t kMaxRecipeOptions = 4;
+
+struct Recipe {
+    RecipeKind kind = RecipeKind::unknown;
+    std::optional<uint32_t> declared_type;  // general.file_type
+    std::optional<FileType> quantized_as;   // the type llama-quantize was given (relabelled: not the declared one)
+    QuantizeOptions options;                // on top of quantized_as's stock policy; imatrix as the replay assumed
+    TensorOrder order = TensorOrder::by_layer;  // file order: the file's tensors are not in llama.cpp's current order
+    size_t matching = 0, tensors = 0;       // tensors the declared type's stock replay predicts, of all
+    bool imatrix = false;                   // evidence: the file has quantize.imatrix.* keys
+    std::vector<std::string> differences;   // custom: per tensor kind and type, against the declared type's stock
+    std::string note;                       // unknown: why; otherwise what the reading assumed, if anything
+
+    // The options as typed; a relabelling adds --override-kv general.file_type=int:N.
+    std::string overrides() const;
+    // "34af94cd9ab2", or "34af94cd9ab2 (file order)".
+    std::string revision() const;
+};
+
+Recipe infer_recipe(const FileHeader& h);
+// A split model (gguf-split shards, in order) as the one file it was quantized as: llama-quantize
+// chose its types over all the shards' tensors at once. The first shard holds the metadata.
+FileHeader joined_shards(std::span<const FileHeader* const> shards);
+
+// How `other` differs from `base` (two files of one file type), tensor kinds grouped
+// by their change, then how `other` was made: "token_embd: Q4_K→Q8_0, output:
+// Q6_K→Q8_0 (--token-embedding-type q8_0 --output-tensor-type q8_0)".
+std::string recipe_why(const FileHeader& base, const FileHeader& other, const Recipe& other_recipe);
+// The same against the stock policy of the type the file was quantized as, which needs no
+// other file (so a catalogue can store it): "stock" for a stock file, the word alone when
+// nothing was replayed.
+std::string recipe_why(const FileHeader& file, const Recipe& recipe);
+
+}  // namespace modelcat::model
