@@ -1,4 +1,4 @@
--- modelcat catalogue, schema version 15: every table, index and view, in one file (over 500 lines) so that the schema reads whole.
+-- modelcat catalogue, schema version 16: every table, index and view, in one file (over 500 lines) so that the schema reads whole.
 -- A new catalogue is this file, run in one transaction (it ends by setting PRAGMA user_version);
 -- an older one is brought here by schema/migrations/NNN_*.sql, NNN the version each brings it to
 -- (none brings one to 1, which was only ever created, or to 2, which added views only). Migrations
@@ -402,6 +402,21 @@ CREATE TABLE audit_tensors (
 );
 CREATE INDEX audit_tensors_audit ON audit_tensors(audit_id);
 
+-- Schema 16: the metadata half of an audit, one row per GGUF key held against its source in the
+-- checkpoint's config.json, generation_config.json, tokenizer.json, tokenizer_config.json and
+-- tokenizer.model, by the converter's mapping (src/audit/converter_mapping.cpp).
+CREATE TABLE audit_metadata (
+    audit_id     INTEGER NOT NULL REFERENCES audits(audit_id) ON DELETE CASCADE,
+    key          TEXT NOT NULL,     -- the GGUF key (llama.context_length), or rope_freqs.weight for what llama3 rope scaling became
+    source_path  TEXT NOT NULL,     -- file:JSON path of the source value (config.json:rope_scaling.factor, tokenizer.json:model.merges)
+    gguf_value   TEXT,              -- as shown: strings JSON-quoted, long values shortened (length given); NULL when the GGUF has none
+    source_value TEXT,              -- the value the converter would have written, shown the same way; NULL when not known
+    verdict      TEXT NOT NULL CHECK (verdict IN ('equal', 'converted', 'differs', 'missing', 'not_checked')),
+    effect       TEXT NOT NULL CHECK (effect IN ('ok', 'warn', 'fail')),  -- fail: differs/missing on an EOS id, the chat template, rope scaling or the context length
+    note         TEXT               -- the transformation (f64->f32), the first difference, or why not checked
+);
+CREATE INDEX audit_metadata_audit ON audit_metadata(audit_id);
+
 ------------------------------------------------------------------------------------------------
 -- Reference tables: what the binary knows, written by every writable open (rows: see the top)
 ------------------------------------------------------------------------------------------------
@@ -579,4 +594,4 @@ SELECT s.store, s.name, s.model_id, l.role, l.model_id AS linked_model_id
   FROM store_names s JOIN store_names l ON l.store = s.store AND l.root = s.root AND l.name = s.name AND l.role <> 'model'
  WHERE s.role = 'model' AND s.status = 'ok' AND l.status = 'ok';
 
-PRAGMA user_version = 15;
+PRAGMA user_version = 16;

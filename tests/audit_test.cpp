@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr uint32_t kBf16 = 30, kQ8_0 = 8, kQ4_K = 12;
+constexpr uint32_t kF16 = 1, kBf16 = 30, kQ8_0 = 8, kQ4_K = 12;
 
 class Audit : public ::testing::Test {
 protected:
@@ -92,7 +92,7 @@ TEST_F(Audit, TiedEmbeddingsNeedNoOutputTensor) {
     EXPECT_NE(r.out.find("29 / 29"), std::string::npos) << r.out;
 }
 
-TEST_F(Audit, F32SourceNarrowedToBf16IsExactAfterRounding) {
+TEST_F(Audit, F32SourceNarrowedToBf16OrF16IsExactAfterRoundingAndMeasuredAgainstTheSource) {
     kit::LlamaShape f32;
     f32.source_dtype = "F32";
     fs::path dir = dir_->path() / "f32";
@@ -105,6 +105,17 @@ TEST_F(Audit, F32SourceNarrowedToBf16IsExactAfterRounding) {
     EXPECT_EQ(scalar("SELECT coalesce(transform, 'none') || ' ' || verdict FROM audit_tensors"
                      " WHERE audit_id = ? AND gguf_tensor = 'output_norm.weight'"),
               "none exact");  // F32 kept as it was
+    // The error columns are the rounding's, measured against the F32 source: at most 2^-9 of a value.
+    EXPECT_EQ(scalar("SELECT count(*) FROM audit_tensors WHERE audit_id = ? AND transform LIKE '%f32->bf16'"
+                     " AND nmse > 0 AND nmse < 1e-5 AND max_abs_error > 0 AND cosine < 1"), "23");
+    EXPECT_NE(r.out.find("Narrowed values (F32/BF16 to BF16/F16)        Rounded to nearest even (23 tensors, max error"), std::string::npos)
+        << r.out;
+    // F32 to F16 likewise (2^-11 of a value in F16's normal range).
+    kit::write_llama_conversion(dir / "f16.gguf", f32, {kF16});
+    auto h = test::run_modelcat("audit --db " + db() + " " + (dir / "f16.gguf").string() + " " + (dir / "ckpt").string());
+    ASSERT_EQ(h.exit_code, 0) << h.out << h.err;
+    EXPECT_EQ(scalar("SELECT count(*) FROM audit_tensors WHERE audit_id = ? AND transform LIKE '%f32->f16' AND verdict = 'exact'"
+                     " AND nmse > 0 AND nmse < 1e-6"), "23");
     // A changed element still shows through the rounding.
     kit::write_llama_conversion(dir / "bf16-changed.gguf", f32, {kBf16, ConversionDefect::changed_element});
     auto bad = test::run_modelcat("audit --db " + db() + " " + (dir / "bf16-changed.gguf").string() + " " + (dir / "ckpt").string());
@@ -188,12 +199,27 @@ TEST_F(Audit, BundledReportPrintsTheLatestOrAGivenAudit) {
 }
 
 TEST_F(Audit, ATypeWithoutDequantizerIsNotComparedAndFails) {
-    auto r = audit(17);  // IQ2_XS
+    auto r = audit(43);  // an id newer than this build's type table
     EXPECT_EQ(r.exit_code, 1) << r.out;
-    EXPECT_NE(r.out.find("FAIL blk.0.attn_q.weight (source model.layers.0.self_attn.q_proj.weight): not_compared: no dequantizer for IQ2_XS"),
+    EXPECT_NE(r.out.find("FAIL blk.0.attn_q.weight (source model.layers.0.self_attn.q_proj.weight): not_compared: no dequantizer for type_43"),
               std::string::npos) << r.out;
     EXPECT_EQ(scalar("SELECT count(*) FROM audit_tensors WHERE audit_id = ? AND verdict = 'not_compared'"), "23");
     EXPECT_EQ(scalar("SELECT mismatched || ' ' || exact FROM audits WHERE audit_id = ?"), "23 7");
+}
+
+// Typed relative, the locations are stored as the crawl stores them (absolute) and the audit is linked
+// to both catalogued models.
+TEST_F(Audit, RelativeLocationsAreResolvedAndLinkedToTheirCataloguedModels) {
+    std::filesystem::path gguf = dir_->path() / "conv-30-0.gguf";
+    if (!std::filesystem::exists(gguf)) kit::write_llama_conversion(gguf, {}, {});
+    ASSERT_EQ(test::run_modelcat("crawl -q --db " + db() + " " + gguf.string() + " " + source().string()).exit_code, 0);
+    auto r = test::run_modelcat("audit --db " + db() + " conv-30-0.gguf ./Kit-Llama/../Kit-Llama", "cd " + dir_->path().string() + " && ");
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_EQ(scalar("SELECT gguf_location || ' ' || source_location FROM audits WHERE audit_id = ?"),
+              gguf.string() + " " + source().string());
+    EXPECT_EQ(scalar("SELECT (SELECT location FROM models WHERE model_id = gguf_model_id) || ' ' ||"
+                     " (SELECT location FROM models WHERE model_id = source_model_id) FROM audits WHERE audit_id = ?"),
+              gguf.string() + " " + (source() / "model-00001-of-00002.safetensors").string());
 }
 
 TEST_F(Audit, UnreadableInputsAreUsageErrors) {

@@ -7,6 +7,9 @@
 #include <stdexcept>
 #include <vector>
 
+#include "catalog/embedded_sql.hpp"
+#include "catalog/schema.hpp"
+
 namespace modelcat::test {
 
 namespace {
@@ -25,13 +28,19 @@ std::vector<fs::path> historic_files() {
 
 void create_historic_schema(SQLite::Database& db, int version) {
     const std::vector<fs::path> files = historic_files();
-    if (version < 0 || static_cast<size_t>(version) > files.size())
+    const int shipped = static_cast<int>(files.size());
+    if (version < 0 || version > catalog::schema_version())
         throw std::runtime_error("no historic schema " + std::to_string(version));
-    for (int i = 0; i < version; ++i) {
+    for (int i = 0; i < std::min(version, shipped); ++i) {
         std::ifstream in(files[static_cast<size_t>(i)]);
         std::stringstream sql;
         sql << in.rdbuf();
         db.exec(sql.str());
+    }
+    // versions since current.sql: the shipped files, then the migrations up to `version`
+    for (const catalog::SqlText& m : catalog::schema_migrations()) {
+        int v = std::stoi(std::string(m.name.substr(0, 3)));
+        if (v > shipped && v <= version) db.exec(std::string(m.sql));
     }
     db.exec("PRAGMA user_version = " + std::to_string(version));
 }

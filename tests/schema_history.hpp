@@ -7,7 +7,8 @@
 
 namespace modelcat::test {
 
-// Applies the historic files 1..version to `db` and sets its user_version (0: leaves it empty).
+// Applies the historic files 1..version to `db` (past the last shipped file, the migrations after it)
+// and sets its user_version (0: leaves it empty).
 void create_historic_schema(SQLite::Database& db, int version);
 
 // The version the historic file `stem` (006_values) brought a catalogue to.

@@ -86,6 +86,7 @@ CommandResult run_modelcat(const std::string& args, const std::string& shell_pre
 }
 
 std::filesystem::path fixtures_dir() { return std::filesystem::path(MODELCAT_FIXTURES_DIR).lexically_normal(); }
+std::filesystem::path llama_cpp_fixtures_dir() { return fixtures_dir().parent_path() / "llama-cpp"; }
 
 std::string first_control_character(const std::string& s) {
     for (size_t i = 0; i < s.size(); ++i) {

@@ -47,6 +47,7 @@ int wait_exit(pid_t pid);
 std::string sql_value(const std::filesystem::path& db, const std::string& sql);
 
 std::filesystem::path fixtures_dir();  // ../shared/fixtures/real
+std::filesystem::path llama_cpp_fixtures_dir();  // ../shared/fixtures/llama-cpp: llama.cpp's own converter and quantizer output
 
 // The 8-quant Llama 3.1 8B lineup, written once per test process and copied
 // (holes kept: ~63 MB of headers, not 40 GB) into `dir` for a test to change.

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "kit/gguf_writer.hpp"
+#include "kit/llama_conversion.hpp"
 #include "support.hpp"
 
 using namespace modelcat;
@@ -75,6 +76,17 @@ TEST_F(TerminalOutput, TableAndMarkdownEscapeCsvKeepsJsonEscapes) {
     EXPECT_EQ(test::first_control_character(json.out), "");
     EXPECT_NE(json.out.find("\\u001b]0;pwned\\u0007"), std::string::npos) << json.out;
     EXPECT_NE(json.out.find("\\u009b31m"), std::string::npos) << json.out;
+}
+
+// A crafted GGUF's tensor names reach audit's FAIL lines (stdout) escaped, as the crawl's do.
+TEST_F(TerminalOutput, AuditFailLinesAreEscaped) {
+    modelcat::kit::write_llama_checkpoint(tmp_ / "ckpt", {});
+    test::CommandResult r = test::run_modelcat("audit --db " + (tmp_ / "a.db").string() + " " + (tmp_ / "crafted.gguf").string() +
+                                               " " + (tmp_ / "ckpt").string());
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_EQ(test::first_control_character(r.out), "") << r.out;
+    EXPECT_EQ(test::first_control_character(r.err), "") << r.err;
+    EXPECT_NE(r.out.find("FAIL t.\\x1b[1mname: unmatched_gguf"), std::string::npos) << r.out;
 }
 
 TEST_F(TerminalOutput, ShowEscapesKeysNamesValuesAndErrors) {

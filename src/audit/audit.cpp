@@ -1,5 +1,6 @@
 #include "audit/audit.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <exception>
@@ -8,8 +9,12 @@
 #include <thread>
 
 #include "audit/compare.hpp"
+#include "audit/metadata_audit.hpp"
 #include "audit/sides.hpp"
 #include "format/model_config.hpp"
+#include "locate/locator.hpp"
+#include "locate/split_name.hpp"
+#include "locate/stores.hpp"
 #include "model/tensor_names.hpp"
 
 namespace modelcat::audit {
@@ -93,6 +98,9 @@ model::TensorResult check_generated(const TensorSpan& g, const AuditSides& in, A
 std::vector<model::TensorResult> compare_all(const std::vector<PairPlan>& pairs, const AuditSides& in, const AuditOptions& o,
                                       uint64_t& bytes, uint64_t& requests) {
     std::vector<model::TensorResult> results(pairs.size());
+    std::vector<size_t> order(pairs.size());  // largest first: no worker is left with a big tensor at the end
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return pairs[a].gguf->bytes > pairs[b].gguf->bytes; });
     std::atomic<size_t> next{0};
     std::atomic<uint64_t> done{0};
     uint64_t total = 0;
@@ -102,7 +110,8 @@ std::vector<model::TensorResult> compare_all(const std::vector<PairPlan>& pairs,
     auto work = [&] {
         AuditReaders files(in);
         try {
-            for (size_t i; (i = next++) < pairs.size();) {
+            for (size_t k; (k = next++) < pairs.size();) {
+                size_t i = order[k];
                 results[i] = compare_pair(pairs[i], files, o.sample_rows);
                 uint64_t d = done += pairs[i].gguf->bytes;
                 if (o.on_progress) {
@@ -130,9 +139,12 @@ std::vector<model::TensorResult> compare_all(const std::vector<PairPlan>& pairs,
 
 model::AuditResult run_audit(const std::string& gguf, const std::string& source, const AuditOptions& options) {
     auto start = std::chrono::steady_clock::now();
-    AuditSides in = read_sides(gguf, source, options.access, options.known_budgets);
+    // located as the crawl locates them, so that the audit's rows name the catalogue's files
+    auto located = [](const std::string& l) { return locate::is_remote(l) ? l : locate::absolute_path(l); };
     model::AuditResult res;
-    res.gguf_location = gguf, res.source_location = source;
+    res.gguf_location = locate::split_set_files(located(gguf)).front(), res.source_location = located(source);
+    AuditSides in = read_sides(res.gguf_location, res.source_location, options.access, options.known_budgets);
+    if (!in.source.empty()) res.source_first_file = in.files[in.source.front().file].route.origin().location;
     res.source_tensors = in.source.size();
     res.sample_rows = options.sample_rows;
     res.bytes_read = in.header_bytes_read, res.requests = in.header_requests;
@@ -142,6 +154,7 @@ model::AuditResult run_audit(const std::string& gguf, const std::string& source,
     for (const TensorSpan* g : pairing.generated) res.tensors.push_back(check_generated(*g, in, files));
     res.bytes_read += files.bytes_read(), res.requests += files.requests();
     for (auto& u : pairing.unmatched) res.tensors.push_back(std::move(u));
+    res.metadata = audit_metadata(in.gguf_header, in.texts);
     res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return res;
 }

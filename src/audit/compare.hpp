@@ -1,8 +1,10 @@
 #pragma once
 // Compares one GGUF tensor with its source tensor, streaming rows in chunks
-// of bounded size: exact (bit for bit, after the exact widening or the
-// round-to-nearest-even narrowing the converter applies) for float types,
-// against a per-type NMSE ceiling for quantized types.
+// of bounded size, always against the source's own values: exact for float
+// and integer types (bit for bit, after the exact widening or the
+// round-to-nearest-even narrowing the converter applies; a finite source value
+// that became inf or NaN fails), against per-type NMSE ceilings for the whole
+// tensor and for each block for quantized types.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -16,16 +18,6 @@
 #include "model/audit_result.hpp"
 
 namespace modelcat::audit {
-
-// The highest NMSE (error energy / signal energy) a quantized type may show
-// and pass; nullopt for float types, which must match exactly.
-std::optional<double> nmse_ceiling(uint32_t ggml_type);
-
-struct ToleranceRow {
-    std::string_view type;
-    double max_nmse;
-};
-std::span<const ToleranceRow> tolerance_table();
 
 struct PairPlan {
     const TensorSpan* gguf = nullptr;

@@ -1,9 +1,12 @@
 #include "audit/sides.hpp"
 
+#include "audit/checkpoint_texts.hpp"
+#include "audit/metadata_audit.hpp"
 #include "format/dequant.hpp"
 #include "format/model_config.hpp"
 #include "locate/checkpoint.hpp"
 #include "locate/hub.hpp"
+#include "locate/split_name.hpp"
 #include "locate/sync_reads.hpp"
 #include "model/error.hpp"
 #include "model/ggml_types.hpp"
@@ -27,21 +30,32 @@ auto counted(AuditSides& sides, locate::SyncReads& reads, const std::string& loc
 }
 
 // The header, and the file recorded in `sides` (where its reads went, its size, its first bytes).
-model::FileHeader read_file_header(AuditSides& sides, locate::SyncReads& reads, const std::string& location) {
-    auto [h, file] = counted(sides, reads, location, [](io::SyncFile& f) { return io::read_header(f, {}); });
+model::FileHeader read_file_header(AuditSides& sides, locate::SyncReads& reads, const std::string& location,
+                                   const format::HeaderReadOptions& options = {}) {
+    auto [h, file] = counted(sides, reads, location, [&options](io::SyncFile& f) { return io::read_header(f, options); });
     sides.files.push_back({file.route(), file.size(), file.first_bytes()});
     return h;
 }
 
+// The GGUF, or every file of the split set it is a shard of (gguf-split writes the metadata in the first).
 void add_gguf(AuditSides& sides, locate::SyncReads& reads, const std::string& location) {
-    model::FileHeader h = read_file_header(sides, reads, location);
-    if (h.format != model::Format::gguf) throw model::FormatError(0, "not a GGUF file").in(location);
-    sides.architecture = model::metadata_string(h, "general.architecture").value_or("");
-    for (const auto& t : h.tensors) {
-        TensorSpan s{t.name, t.type_name, t.type_id.value_or(0), false, {t.dims.rbegin(), t.dims.rend()}, t.dims, 0,
-                     h.data_start + t.offset, t.expected_bytes.value_or(t.bytes)};
-        s.known_type = t.type_id && model::find_ggml_type(*t.type_id) && t.expected_bytes;
-        sides.gguf.push_back(std::move(s));
+    format::HeaderReadOptions options;
+    options.limits.kept_arrays = metadata_kept_arrays(), options.limits.kept_json_bytes = kKeptArrayJsonBytes;
+    const std::vector<std::string> shards = locate::split_set_files(location);
+    for (size_t i = 0; i < shards.size(); ++i) {
+        const size_t file = sides.files.size();
+        model::FileHeader h = read_file_header(sides, reads, shards[i], options);
+        if (h.format != model::Format::gguf) throw model::FormatError(0, "not a GGUF file").in(shards[i]);
+        for (const auto& t : h.tensors) {
+            TensorSpan s{t.name, t.type_name, t.type_id.value_or(0), false, {t.dims.rbegin(), t.dims.rend()}, t.dims, file,
+                         h.data_start + t.offset, t.expected_bytes.value_or(t.bytes)};
+            s.known_type = t.type_id && model::find_ggml_type(*t.type_id) && t.expected_bytes;
+            sides.gguf.push_back(std::move(s));
+        }
+        if (i == 0) {
+            sides.architecture = model::metadata_string(h, "general.architecture").value_or("");
+            sides.gguf_header = std::move(h);
+        }
     }
 }
 
@@ -80,6 +94,8 @@ AuditSides read_sides(const std::string& gguf, const std::string& source, const 
     } catch (const model::FormatError& e) {
         throw e.in(checkpoint.config);
     }
+    sides.texts = read_checkpoint_texts(reads, checkpoint.config, std::string(json.begin(), json.end()), sides.header_bytes_read,
+                                        sides.header_requests);
     sides.budgets = reads.budgets();
     return sides;
 }

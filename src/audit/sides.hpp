@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "audit/checkpoint_files.hpp"
 #include "format/model_config.hpp"
 #include "io/rate_budget.hpp"
 #include "io/read_route.hpp"
@@ -40,10 +41,12 @@ struct AuditFile {
 struct AuditSides {
     locate::HttpAccess access;       // how remote files are read
     std::vector<io::BudgetState> budgets;  // what the servers announced while the headers were read
-    std::vector<AuditFile> files;    // [0] the GGUF, then the shards
+    std::vector<AuditFile> files;    // the GGUF (every file of a split set), then the checkpoint's shards
     std::string architecture;        // general.architecture
     std::vector<TensorSpan> gguf, source;
     format::ModelConfig config;
+    model::FileHeader gguf_header;   // its tokenizer arrays' values kept for the metadata audit
+    CheckpointTexts texts;           // config.json and the tokenizer files beside it
     uint64_t header_bytes_read = 0, header_requests = 0;  // header and JSON reads, apart from tensor data
 };
 

@@ -55,6 +55,24 @@ void store_tensors(SQLite::Database& db, int64_t audit_id, const model::AuditRes
     }
 }
 
+void store_metadata(SQLite::Database& db, int64_t audit_id, const model::AuditResult& r) {
+    SQLite::Statement st(db,
+        "INSERT INTO audit_metadata (audit_id, key, source_path, gguf_value, source_value, verdict, effect, note)"
+        " VALUES (?,?,?,?,?,?,?,?)");
+    for (const auto& m : r.metadata) {
+        st.bind(1, audit_id);
+        st.bind(2, m.key);
+        st.bind(3, m.source_path);
+        bind_text(st, 4, m.gguf_value);
+        bind_text(st, 5, m.source_value);
+        st.bind(6, model::verdict_name(m.verdict));
+        st.bind(7, m.fails() ? "fail" : m.warns() ? "warn" : "ok");
+        bind_text(st, 8, m.note);
+        st.exec();
+        st.reset();
+    }
+}
+
 }  // namespace
 
 std::map<std::string, std::string> tensor_name_map(SQLite::Database& db, const std::string& architecture) {
@@ -66,13 +84,13 @@ std::map<std::string, std::string> tensor_name_map(SQLite::Database& db, const s
 }
 
 int64_t store_audit(SQLite::Database& db, const model::AuditResult& r) {
-    
     SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
     SQLite::Statement st(db,
         "INSERT INTO audits (gguf_location, source_location, gguf_model_id, source_model_id, started_at, finished_at,"
         " verdict, source_tensors, matched, exact, within_tolerance, mismatched, unmatched_source, unmatched_gguf,"
         " generated_ok, generated_bad, sample_rows, bytes_read, seconds) VALUES (?1, ?2,"
-        " (SELECT model_id FROM files WHERE location = ?1), (SELECT min(model_id) FROM files WHERE location = ?2 OR location LIKE ?2 || '/%'),"
+        " (SELECT model_id FROM files WHERE location = ?1), coalesce((SELECT model_id FROM files WHERE location = ?15),"
+        " (SELECT min(model_id) FROM files WHERE location = ?2 OR location LIKE ?2 || '/%')),"
         " strftime('%Y-%m-%dT%H:%M:%fZ', 'now', printf('-%.3f seconds', ?19)), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),"
         " ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?19)");
     st.bind(1, r.gguf_location);
@@ -89,10 +107,12 @@ int64_t store_audit(SQLite::Database& db, const model::AuditResult& r) {
     st.bind(12, static_cast<int64_t>(count(r, {model::Verdict::generated_mismatch})));
     st.bind(13, static_cast<int64_t>(r.sample_rows));
     st.bind(14, static_cast<int64_t>(r.bytes_read));
+    st.bind(15, r.source_first_file);
     st.bind(19, r.seconds);
     st.exec();
     int64_t id = db.getLastInsertRowid();
     store_tensors(db, id, r);
+    store_metadata(db, id, r);
     tx.commit();
     return id;
 }

@@ -35,4 +35,8 @@ QueryResult Reader::audit_summary(int64_t audit_id) {
     return run_query(*bundled_query("audit"), {{"audit", std::to_string(audit_id)}});
 }
 
+QueryResult Reader::audit_metadata(int64_t audit_id) {
+    return run_query(*bundled_query("audit_metadata"), {{"audit", std::to_string(audit_id)}});
+}
+
 }  // namespace modelcat::catalog

@@ -36,6 +36,7 @@ public:
     std::map<std::string, std::string> tensor_name_map(const std::string& architecture);
     // The bundled `audit` report of one audit.
     QueryResult audit_summary(int64_t audit_id);
+    QueryResult audit_metadata(int64_t audit_id);  // its metadata rows, as the audit_metadata report prints them
 
 private:
     friend class Writer;  // Writer::reader(): a reader over the writer's own connection

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "audit/audit.hpp"
 #include "catalog/writer.hpp"
@@ -45,15 +46,23 @@ std::function<void(uint64_t, uint64_t)> progress_line() {
 }
 
 void print_failures(std::ostream& out, const model::AuditResult& r) {
-    for (const auto& t : r.tensors) {
+    for (const auto& t : r.tensors) {  // names and messages are the files' text: escaped, as the crawl's
         if (!model::is_failure(t.verdict) && t.verdict != model::Verdict::generated_unchecked) continue;
-        out << (model::is_failure(t.verdict) ? "FAIL " : "note ") << (t.gguf_tensor.empty() ? t.source_tensor : t.gguf_tensor);
-        if (!t.gguf_tensor.empty() && !t.source_tensor.empty()) out << " (source " << t.source_tensor << ")";
-        out << ": " << model::verdict_name(t.verdict);
+        std::ostringstream line;
+        line << (t.gguf_tensor.empty() ? t.source_tensor : t.gguf_tensor);
+        if (!t.gguf_tensor.empty() && !t.source_tensor.empty()) line << " (source " << t.source_tensor << ")";
+        line << ": " << model::verdict_name(t.verdict);
         if (t.first_mismatch_row && !t.source_tensor.empty())
-            out << " at source row " << *t.first_mismatch_row << ", column " << *t.first_mismatch_col;
-        if (!t.message.empty()) out << ": " << t.message;
-        out << "\n";
+            line << " at source row " << *t.first_mismatch_row << ", column " << *t.first_mismatch_col;
+        if (!t.message.empty()) line << ": " << t.message;
+        out << (model::is_failure(t.verdict) ? "FAIL " : "note ") << terminal_safe(line.str()) << "\n";
+    }
+    for (const auto& m : r.metadata) {
+        if (!m.fails() && !m.warns()) continue;
+        std::string line = m.key + " (" + m.source_path + "): " + model::verdict_name(m.verdict) + ": GGUF " +
+                           (m.gguf_value.empty() ? "none" : m.gguf_value) + ", source " + (m.source_value.empty() ? "none" : m.source_value);
+        if (!m.note.empty()) line += "; " + m.note;
+        out << (m.fails() ? "FAIL " : "warn ") << terminal_safe(line) << "\n";
     }
 }
 
@@ -79,6 +88,8 @@ int run_audit(const Settings& settings, const std::string& db_path, const AuditF
     print_failures(std::cout, result);
     int64_t id = cat.record_audit(result);
     print_result(std::cout, cat.reader().audit_summary(id), OutputFormat::table);
+    std::cout << "\n";
+    print_result(std::cout, cat.reader().audit_metadata(id), OutputFormat::table);
     std::cout << "audit " << id << ": read " << result.bytes_read << " bytes in " << result.requests << " requests, "
               << result.seconds << " s\n";
     return result.passed() ? kPass : kFail;

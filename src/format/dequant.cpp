@@ -5,186 +5,92 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
+#include "format/dequant_blocks.hpp"
 #include "model/ggml_types.hpp"
 
 namespace modelcat::format {
 
 namespace {
 
-uint16_t u16(const uint8_t* p) { return static_cast<uint16_t>(p[0] | (p[1] << 8)); }
-uint32_t u32(const uint8_t* p) { return u16(p) | (static_cast<uint32_t>(u16(p + 2)) << 16); }
-float half(const uint8_t* p) { return fp16_to_float(u16(p)); }
+using dequant_blocks::u16;
+using dequant_blocks::u32;
+using dequant_blocks::u64;
 
-// Block decoders: one block of bytes in, block_size floats out.
-void q8_0(const uint8_t* b, float* y) {
-    float d = half(b);
-    for (int i = 0; i < 32; ++i) y[i] = d * static_cast<int8_t>(b[2 + i]);
+// Float and integer element types, one element a block.
+void f32(const uint8_t* b, size_t n, float* y) { std::memcpy(y, b, 4 * n); }  // little-endian host
+void f16(const uint8_t* b, size_t n, float* y) {
+    for (size_t i = 0; i < n; ++i) y[i] = dequant_blocks::half(b + 2 * i);
 }
-
-void q4_0(const uint8_t* b, float* y) {
-    float d = half(b);
-    const uint8_t* qs = b + 2;
-    for (int i = 0; i < 16; ++i) {
-        y[i] = d * ((qs[i] & 0xF) - 8);
-        y[i + 16] = d * ((qs[i] >> 4) - 8);
-    }
+void bf16(const uint8_t* b, size_t n, float* y) {
+    for (size_t i = 0; i < n; ++i) y[i] = std::bit_cast<float>(static_cast<uint32_t>(u16(b + 2 * i)) << 16);
 }
-
-void q4_1(const uint8_t* b, float* y) {
-    float d = half(b), m = half(b + 2);
-    const uint8_t* qs = b + 4;
-    for (int i = 0; i < 16; ++i) {
-        y[i] = d * (qs[i] & 0xF) + m;
-        y[i + 16] = d * (qs[i] >> 4) + m;
-    }
+void f64(const uint8_t* b, size_t n, float* y) {
+    for (size_t i = 0; i < n; ++i) y[i] = static_cast<float>(std::bit_cast<double>(u64(b + 8 * i)));
 }
-
-// Q5_0/Q5_1: 4 low bits in qs, the fifth bit of element i in bit i of qh.
-void q5_common(const uint8_t* qh_bytes, const uint8_t* qs, float d, float m, int offset, float* y) {
-    uint32_t qh = u32(qh_bytes);
-    for (int i = 0; i < 16; ++i) {
-        int lo = (qs[i] & 0xF) | (((qh >> i) & 1) << 4);
-        int hi = (qs[i] >> 4) | (((qh >> (i + 16)) & 1) << 4);
-        y[i] = d * (lo - offset) + m;
-        y[i + 16] = d * (hi - offset) + m;
-    }
+void i8(const uint8_t* b, size_t n, float* y) {
+    for (size_t i = 0; i < n; ++i) y[i] = static_cast<int8_t>(b[i]);
 }
-void q5_0(const uint8_t* b, float* y) { q5_common(b + 2, b + 6, half(b), 0.0f, 16, y); }
-void q5_1(const uint8_t* b, float* y) { q5_common(b + 4, b + 8, half(b), half(b + 2), 0, y); }
-
-// Q2_K: scales[16] (low nibble scale, high nibble min), qs[64], d, dmin.
-void q2_k(const uint8_t* b, float* y) {
-    const uint8_t* scales = b;
-    const uint8_t* q = b + 16;
-    float d = half(b + 80), dmin = half(b + 82);
-    int is = 0;
-    for (int half_block = 0; half_block < 2; ++half_block, q += 32) {
-        for (int shift = 0; shift < 8; shift += 2) {
-            for (int part = 0; part < 2; ++part, ++is) {
-                float dl = d * (scales[is] & 0xF), ml = dmin * (scales[is] >> 4);
-                for (int l = 0; l < 16; ++l) *y++ = dl * ((q[16 * part + l] >> shift) & 3) - ml;
-            }
-        }
-    }
+void i16(const uint8_t* b, size_t n, float* y) {
+    for (size_t i = 0; i < n; ++i) y[i] = static_cast<int16_t>(u16(b + 2 * i));
 }
-
-// Q3_K's sixteen 6-bit scales: low 4 bits in bytes 0-7, high 2 bits in bytes 8-11.
-int q3_k_scale(const uint8_t* s, int i) {
-    int low = i < 8 ? (s[i] & 0xF) : (s[i - 8] >> 4);
-    int high = (s[8 + (i % 4)] >> (2 * (i / 4))) & 3;
-    return (low | (high << 4)) - 32;
+void i32(const uint8_t* b, size_t n, float* y) {
+    for (size_t i = 0; i < n; ++i) y[i] = static_cast<float>(static_cast<int32_t>(u32(b + 4 * i)));
 }
-
-// Q3_K: hmask[32] (third bit, set = no -4), qs[64] (2 low bits), scales[12], d.
-void q3_k(const uint8_t* b, float* y) {
-    const uint8_t* hm = b;
-    const uint8_t* q = b + 32;
-    const uint8_t* sc = b + 96;
-    float d = half(b + 108);
-    int is = 0;
-    uint8_t m = 1;
-    for (int half_block = 0; half_block < 2; ++half_block, q += 32) {
-        for (int shift = 0; shift < 8; shift += 2, m <<= 1) {
-            for (int part = 0; part < 2; ++part, ++is) {
-                float dl = d * q3_k_scale(sc, is);
-                for (int l = 16 * part; l < 16 * part + 16; ++l)
-                    *y++ = dl * (((q[l] >> shift) & 3) - ((hm[l] & m) ? 0 : 4));
-            }
-        }
-    }
-}
-
-// Q4_K/Q5_K's eight 6-bit (scale, min) pairs packed in 12 bytes.
-void k4_scale_min(const uint8_t* s, int j, int& sc, int& mn) {
-    if (j < 4) {
-        sc = s[j] & 63;
-        mn = s[j + 4] & 63;
-    } else {
-        sc = (s[j + 4] & 0xF) | ((s[j - 4] >> 6) << 4);
-        mn = (s[j + 4] >> 4) | ((s[j] >> 6) << 4);
-    }
-}
-
-// Q4_K: d, dmin, scales[12], qs[128]; Q5_K adds qh[32] before qs (fifth bits).
-void q45_k(const uint8_t* b, const uint8_t* qh, const uint8_t* ql, float* y) {
-    float d = half(b), dmin = half(b + 2);
-    const uint8_t* scales = b + 4;
-    for (int j = 0; j < 4; ++j, ql += 32) {
-        for (int nib = 0; nib < 2; ++nib) {
-            int sc, mn;
-            k4_scale_min(scales, 2 * j + nib, sc, mn);
-            float dl = d * sc, ml = dmin * mn;
-            int bit = 2 * j + nib;
-            for (int l = 0; l < 32; ++l) {
-                int v = nib ? (ql[l] >> 4) : (ql[l] & 0xF);
-                if (qh && ((qh[l] >> bit) & 1)) v += 16;
-                *y++ = dl * v - ml;
-            }
-        }
-    }
-}
-void q4_k(const uint8_t* b, float* y) { q45_k(b, nullptr, b + 16, y); }
-void q5_k(const uint8_t* b, float* y) { q45_k(b, b + 16, b + 48, y); }
-
-// Q6_K: ql[128] (4 low bits), qh[64] (2 high bits), int8 scales[16], d.
-void q6_k(const uint8_t* b, float* y) {
-    const uint8_t* ql = b;
-    const uint8_t* qh = b + 128;
-    const int8_t* sc = reinterpret_cast<const int8_t*>(b + 192);
-    float d = half(b + 208);
-    for (int n = 0; n < 2; ++n, y += 128, ql += 64, qh += 32, sc += 8) {
-        for (int l = 0; l < 32; ++l) {
-            int is = l / 16;
-            int q1 = ((ql[l] & 0xF) | (((qh[l] >> 0) & 3) << 4)) - 32;
-            int q2 = ((ql[l + 32] & 0xF) | (((qh[l] >> 2) & 3) << 4)) - 32;
-            int q3 = ((ql[l] >> 4) | (((qh[l] >> 4) & 3) << 4)) - 32;
-            int q4 = ((ql[l + 32] >> 4) | (((qh[l] >> 6) & 3) << 4)) - 32;
-            y[l] = d * sc[is] * q1;
-            y[l + 32] = d * sc[is + 2] * q2;
-            y[l + 64] = d * sc[is + 4] * q3;
-            y[l + 96] = d * sc[is + 6] * q4;
-        }
-    }
-}
-
-void f32(const uint8_t* b, float* y) { *y = std::bit_cast<float>(u32(b)); }
-void f16(const uint8_t* b, float* y) { *y = fp16_to_float(u16(b)); }
-void bf16(const uint8_t* b, float* y) { *y = bf16_to_float(u16(b)); }
-
-using BlockDecoder = void (*)(const uint8_t*, float*);
-
-BlockDecoder decoder(uint32_t type) {
-    switch (type) {
-        case kGgmlF32: return f32;
-        case kGgmlF16: return f16;
-        case kGgmlBF16: return bf16;
-        case kGgmlQ8_0: return q8_0;
-        case kGgmlQ4_0: return q4_0;
-        case kGgmlQ4_1: return q4_1;
-        case kGgmlQ5_0: return q5_0;
-        case kGgmlQ5_1: return q5_1;
-        case kGgmlQ2_K: return q2_k;
-        case kGgmlQ3_K: return q3_k;
-        case kGgmlQ4_K: return q4_k;
-        case kGgmlQ5_K: return q5_k;
-        case kGgmlQ6_K: return q6_k;
-        default: return nullptr;
-    }
+void i64(const uint8_t* b, size_t n, float* y) {
+    for (size_t i = 0; i < n; ++i) y[i] = static_cast<float>(static_cast<int64_t>(u64(b + 8 * i)));
 }
 
 }  // namespace
 
-float fp16_to_float(uint16_t h) {
-    uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
-    uint32_t exp = (h >> 10) & 0x1F, man = h & 0x3FF;
-    if (exp == 0) {  // zero or subnormal: man * 2^-24
-        float v = std::ldexp(static_cast<float>(man), -24);
-        return sign ? -v : v;
+namespace dequant_blocks {
+
+BlockDecoder plain_decoder(uint32_t type) {
+    using enum model::GgmlTypeId;
+    switch (model::GgmlTypeId{type}) {
+        case F32: return f32;
+        case F16: return f16;
+        case BF16: return bf16;
+        case F64: return f64;
+        case I8: return i8;
+        case I16: return i16;
+        case I32: return i32;
+        case I64: return i64;
+        case Q4_0: return q4_0;
+        case Q4_1: return q4_1;
+        case Q5_0: return q5_0;
+        case Q5_1: return q5_1;
+        case Q8_0: return q8_0;
+        case Q8_1: return q8_1;
+        case Q1_0: return q1_0;
+        case Q2_0: return q2_0;
+        case MXFP4: return mxfp4;
+        case NVFP4: return nvfp4;
+        case IQ4_NL: return iq4_nl;
+        case Q2_K: return q2_k;
+        case Q3_K: return q3_k;
+        case Q4_K: return q4_k;
+        case Q5_K: return q5_k;
+        case Q6_K: return q6_k;
+        case Q8_K: return q8_k;
+        case TQ1_0: return tq1_0;
+        case TQ2_0: return tq2_0;
+        case IQ1_S: return iq1_s;
+        case IQ1_M: return iq1_m;
+        case IQ2_XXS: return iq2_xxs;
+        case IQ2_XS: return iq2_xs;
+        case IQ2_S: return iq2_s;
+        case IQ3_XXS: return iq3_xxs;
+        case IQ3_S: return iq3_s;
+        case IQ4_XS: return iq4_xs;
     }
-    if (exp == 31) return std::bit_cast<float>(sign | 0x7F800000u | (man << 13));
-    return std::bit_cast<float>(sign | ((exp + 112) << 23) | (man << 13));
+    return nullptr;
 }
+
+}  // namespace dequant_blocks
+
+float fp16_to_float(uint16_t h) { return dequant_blocks::half_bits_to_float(h); }
 
 float bf16_to_float(uint16_t b) { return std::bit_cast<float>(static_cast<uint32_t>(b) << 16); }
 
@@ -209,33 +115,28 @@ uint16_t float_to_bf16(float f) {
     return static_cast<uint16_t>(x >> 16);
 }
 
-bool can_dequantize(uint32_t ggml_type) { return decoder(ggml_type) != nullptr; }
+bool can_dequantize(uint32_t ggml_type) { return dequant_blocks::plain_decoder(ggml_type) != nullptr; }
+
+BlockDecoder block_decoder(uint32_t ggml_type) {
+    BlockDecoder fast = cpu_has_avx2() ? dequant_blocks::avx2_decoder(ggml_type) : nullptr;
+    return fast ? fast : dequant_blocks::plain_decoder(ggml_type);
+}
 
 void dequantize(uint32_t ggml_type, std::span<const uint8_t> bytes, std::span<float> out) {
-    BlockDecoder decode = decoder(ggml_type);
+    BlockDecoder decode = block_decoder(ggml_type);
     const model::GgmlType* t = model::find_ggml_type(ggml_type);
     if (!decode || !t) throw std::invalid_argument("no dequantizer for " + model::ggml_type_name(ggml_type));
     if (out.size() % t->block_size != 0 || bytes.size() != out.size() / t->block_size * t->type_size)
         throw std::invalid_argument(std::string(t->name) + ": " + std::to_string(bytes.size()) + " bytes do not hold " +
                                     std::to_string(out.size()) + " elements in whole blocks");
-    // Float types in bulk loops the compiler vectorizes: a call per element was most of an exact audit's time.
-    const uint8_t* b = bytes.data();
-    if (ggml_type == kGgmlBF16) {
-        for (size_t i = 0; i < out.size(); ++i) out[i] = bf16_to_float(static_cast<uint16_t>(b[2 * i] | (b[2 * i + 1] << 8)));
-        return;
-    }
-    if (ggml_type == kGgmlF32) {
-        std::memcpy(out.data(), b, bytes.size());  // little-endian host
-        return;
-    }
-    for (size_t i = 0, blocks = out.size() / t->block_size; i < blocks; ++i)
-        decode(bytes.data() + i * t->type_size, out.data() + i * t->block_size);
+    decode(bytes.data(), out.size() / t->block_size, out.data());
 }
 
 std::optional<uint32_t> ggml_type_of_dtype(std::string_view dtype) {
-    if (dtype == "F32") return kGgmlF32;
-    if (dtype == "F16") return kGgmlF16;
-    if (dtype == "BF16") return kGgmlBF16;
+    using enum model::GgmlTypeId;
+    for (auto [name, id] : {std::pair{"F64", F64}, {"F32", F32}, {"F16", F16}, {"BF16", BF16}, {"I64", I64}, {"I32", I32},
+                            {"I16", I16}, {"I8", I8}})
+        if (dtype == name) return model::ggml_id(id);
     return std::nullopt;
 }
 

@@ -60,7 +60,8 @@ private:
     model::ValueType read_type(std::string_view what);
     model::MetadataValue read_value(model::ValueType t);
     model::ArraySummary read_array(uint32_t depth, model::ContentHash& hash, std::string* json);
-    void read_elements(const model::ArraySummary& a, uint32_t depth, model::ContentHash& hash, std::string* out, bool outer);
+    void read_elements(const model::ArraySummary& a, uint32_t depth, model::ContentHash& hash, std::string*& out, bool outer);
+    bool kept_key(std::string_view key) const;
     // Where the outermost array stands, for the estimate if the bytes run out.
     void note_element(uint64_t i) {
         progress_.array_done = i;
@@ -86,7 +87,15 @@ private:
     uint32_t version_ = 0;
     model::ContentHash header_hash_;     // of the bytes before header_hashed_
     uint64_t header_hashed_ = 0;
+    bool keep_values_ = false;   // the current key is one of limits_.kept_arrays
+    uint64_t json_budget_ = 0;   // the outermost array's JSON may grow to this (0: no budget, a short array)
 };
+
+bool GgufParser::kept_key(std::string_view key) const {
+    for (const auto& suffix : limits_.kept_arrays)
+        if (key.ends_with(suffix)) return true;
+    return false;
+}
 
 std::string GgufParser::read_string(std::string_view what) {
     std::string_view v = read_string_view(what);
@@ -209,7 +218,11 @@ model::ArraySummary GgufParser::read_array(uint32_t depth, model::ContentHash& h
     }
     std::string local_json;
     std::string* out = json;
-    if (outer) out = a.length <= limits_.array_json_cap ? &local_json : nullptr;
+    if (outer) {
+        bool short_array = a.length <= limits_.array_json_cap;
+        json_budget_ = short_array ? 0 : limits_.kept_json_bytes;
+        out = short_array || (keep_values_ && json_budget_ > 0) ? &local_json : nullptr;
+    }
     if (out) *out += '[';
     uint64_t elems_start = cur_.pos();
     read_elements(a, depth, hash, out, outer);
@@ -225,12 +238,18 @@ model::ArraySummary GgufParser::read_array(uint32_t depth, model::ContentHash& h
 
 // One loop per element kind, so that stepping over a vocabulary is a few instructions
 // per string: elements hashed in place and kept as no JSON are only bounds-checked.
-void GgufParser::read_elements(const model::ArraySummary& a, uint32_t depth, model::ContentHash& hash, std::string* out, bool outer) {
+// A kept array whose JSON outgrows its budget goes on as hash only (`out` becomes null).
+void GgufParser::read_elements(const model::ArraySummary& a, uint32_t depth, model::ContentHash& hash, std::string*& out, bool outer) {
     model::ContentHash* per_element = hashed_in_place(a.element_type) ? nullptr : &hash;
+    uint64_t budget = outer && out ? json_budget_ : 0;  // a local: the crawl's loops test a register
     auto each = [&](auto&& read_one) {
         for (uint64_t i = 0; i < a.length; ++i) {
             if (outer) note_element(i);
             read_one();
+            if (budget && out->size() > budget) {
+                std::string().swap(*out);
+                out = nullptr, budget = 0;
+            }
         }
     };
     const uint64_t start = cur_.pos();
@@ -450,6 +469,7 @@ void GgufParser::read_metadata() {
         model::require_utf8(e.key, e.offset + (version_ == 1 ? 4 : 8), "metadata key " + std::to_string(progress_.kv_done));
         progress_.key = e.key;
         e.type = read_type("type of '" + e.key + "'");
+        keep_values_ = e.type == model::ValueType::array && kept_key(e.key);
         try {
             e.value = read_value(e.type);
         } catch (const model::FormatError& err) {

@@ -66,7 +66,7 @@ CrawlPlan plan_crawl(const std::vector<std::string>& files, std::vector<model::F
             ModelPlan m;
             m.kind = ModelPlan::Kind::split_gguf;
             m.name = hub_repo_or(f, base_name(split->prefix));
-            for (unsigned i = 1; i <= split->count; ++i) m.data_files.push_back(split_shard_name(split->prefix, i, split->count));
+            m.data_files = split_set_files(f);
             add(std::move(m));
             continue;
         }

@@ -27,4 +27,12 @@ std::string split_shard_name(const std::string& prefix, unsigned number, unsigne
     return prefix + buf;
 }
 
+std::vector<std::string> split_set_files(const std::string& location) {
+    auto split = parse_split_name(location);
+    if (!split) return {location};
+    std::vector<std::string> files;
+    for (unsigned i = 1; i <= split->count; ++i) files.push_back(split_shard_name(split->prefix, i, split->count));
+    return files;
+}
+
 }  // namespace modelcat::locate

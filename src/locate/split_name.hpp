@@ -2,6 +2,7 @@
 // gguf-split's shard names: name-00001-of-00003.gguf.
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace modelcat::locate {
 
@@ -12,5 +13,7 @@ struct SplitName {
 };
 std::optional<SplitName> parse_split_name(const std::string& location);
 std::string split_shard_name(const std::string& prefix, unsigned number, unsigned count);
+// Every file of the split set `location` names a shard of, in order; {location} for any other name.
+std::vector<std::string> split_set_files(const std::string& location);
 
 }  // namespace modelcat::locate

@@ -19,13 +19,25 @@ const char* verdict_name(Verdict v) {
     return "?";
 }
 
+const char* verdict_name(MetadataVerdict v) {
+    switch (v) {
+        case MetadataVerdict::equal: return "equal";
+        case MetadataVerdict::converted: return "converted";
+        case MetadataVerdict::differs: return "differs";
+        case MetadataVerdict::missing: return "missing";
+        case MetadataVerdict::not_checked: return "not_checked";
+    }
+    return "?";
+}
+
 bool is_failure(Verdict v) {
     return v == Verdict::mismatch || v == Verdict::generated_mismatch || v == Verdict::unmatched_source ||
            v == Verdict::unmatched_gguf || v == Verdict::not_compared;
 }
 
 bool AuditResult::passed() const {
-    return std::none_of(tensors.begin(), tensors.end(), [](const TensorResult& t) { return is_failure(t.verdict); });
+    return std::none_of(tensors.begin(), tensors.end(), [](const TensorResult& t) { return is_failure(t.verdict); }) &&
+           std::none_of(metadata.begin(), metadata.end(), [](const MetadataResult& m) { return m.fails(); });
 }
 
 }  // namespace modelcat::model

@@ -1,6 +1,6 @@
 #pragma once
-// What an audit found, per tensor and in total: plain data, the rows that
-// catalog/audit_store writes (audits, audit_tensors) and the audit command prints.
+// What an audit found, per tensor, per metadata key and in total: plain data, the rows
+// that catalog/audit_store writes (audits, audit_tensors, audit_metadata) and the audit command prints.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -26,9 +26,26 @@ struct TensorResult {
     std::string message;  // what failed, for printing
 };
 
+// A GGUF metadata key against its source in the checkpoint's files (audit/metadata_audit.hpp).
+enum class MetadataVerdict { equal, converted, differs, missing, not_checked };
+const char* verdict_name(MetadataVerdict v);
+
+struct MetadataResult {
+    std::string key;          // the GGUF key (or tensor, for rope_freqs.weight)
+    std::string source_path;  // file:JSON path, e.g. config.json:rope_scaling.factor
+    std::string gguf_value, source_value;  // as shown: shortened, escaped; "" when that side has none
+    MetadataVerdict verdict = MetadataVerdict::not_checked;
+    bool critical = false;    // a differs or missing fails the audit (EOS, chat template, rope scaling, context); others warn
+    std::string note;         // the transformation, the first difference, or why not checked
+    bool fails() const { return critical && (verdict == MetadataVerdict::differs || verdict == MetadataVerdict::missing); }
+    bool warns() const { return !critical && (verdict == MetadataVerdict::differs || verdict == MetadataVerdict::missing); }
+};
+
 struct AuditResult {
-    std::string gguf_location, source_location;
+    std::string gguf_location, source_location;  // as located: local paths absolute, as the crawl stores them
+    std::string source_first_file;               // the checkpoint's first shard, which links it to its catalogued model
     std::vector<TensorResult> tensors;
+    std::vector<MetadataResult> metadata;
     uint64_t source_tensors = 0;
     uint64_t sample_rows = 0;  // 0: every row
     uint64_t bytes_read = 0, requests = 0;

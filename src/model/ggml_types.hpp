@@ -9,13 +9,18 @@
 namespace modelcat::model {
 
 // A type's id by its name, generated from ggml_types.def: GgmlTypeId::Q4_K is 12.
-// For code that names a type, so that no other file lists type ids (the
-// constants in format/dequant.hpp are the last such list, to give way to it).
+// For code that names a type, so that no other file lists type ids.
 enum class GgmlTypeId : uint32_t {
 #define X(id, name, block, size) name = id,
 #include "model/ggml_types.def"
 #undef X
 };
+
+// The id as a file stores it: ggml_id(GgmlTypeId::Q4_K) == 12.
+constexpr uint32_t ggml_id(GgmlTypeId t) { return static_cast<uint32_t>(t); }
+
+// A stored id against a named type: `tensor.ggml_type == GgmlTypeId::F16`.
+constexpr bool operator==(uint32_t id, GgmlTypeId t) { return id == ggml_id(t); }
 
 struct GgmlType {
     uint32_t id;

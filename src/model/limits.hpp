@@ -2,6 +2,8 @@
 // Resource caps for untrusted input, and their defaults: the one place they
 // are given (the CLI's help is written from these values).
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace modelcat::model {
 
@@ -15,6 +17,10 @@ struct Limits {
     uint32_t max_alignment = 1u << 20;
     uint64_t max_string_bytes = 64ull << 20;
     uint64_t array_json_cap = 64;  // arrays up to this length are stored as JSON
+    // Arrays whose key ends with one of these are kept as JSON whatever their length, while the
+    // JSON stays under kept_json_bytes (then: hash only). The audit's token lists; the crawl keeps none.
+    std::vector<std::string> kept_arrays{};
+    uint64_t kept_json_bytes = 0;
 
     // Fixed caps on side files and servers (docs/security.md lists each with its value).
     static constexpr uint32_t max_manifest_layers = 256;  // an Ollama manifest's layers (real ones hold under 10)

@@ -25,12 +25,19 @@ protected:
         return test::run_modelcat("audit --db " + (tmp_ / "c.db").string() + " " + extra + " " + nginx_.url("/files/" + gguf) +
                                   " " + nginx_.url("/files/ckpt/model.safetensors.index.json"));
     }
-    uint64_t served_bytes(const std::vector<test::AccessLogEntry>& log) {
+    uint64_t served_bytes(const std::vector<test::AccessLogEntry>& log) {  // 404 pages are not bytes read
         uint64_t n = 0;
-        for (const auto& e : log) n += e.body_bytes;
+        for (const auto& e : log) n += e.status == 404 ? 0 : e.body_bytes;
         return n;
     }
-    uint64_t pair_bytes() {  // the GGUF, both shards, the index and config.json
+    // Every request a range read, but the metadata audit's look for the files the kit's checkpoint lacks.
+    void expect_ranges_or_absent(const std::vector<test::AccessLogEntry>& log) {
+        for (const auto& e : log)
+            if (e.status != 206)
+                EXPECT_TRUE(e.status == 404 && (e.target.ends_with("/ckpt/tokenizer.model") || e.target.ends_with("/ckpt/chat_template.jinja")))
+                    << e.status << " " << e.target;
+    }
+    uint64_t pair_bytes() {  // the GGUF and the checkpoint's files
         uint64_t n = 0;
         for (const auto& f : fs::recursive_directory_iterator(nginx_.root() / "files" / "ckpt")) n += f.file_size();
         return n + fs::file_size(nginx_.root() / "files" / "Q4_K.gguf");
@@ -58,9 +65,16 @@ TEST_F(RemoteAudit, FullAuditReadsEachByteOnceInLargeRanges) {
     EXPECT_EQ(log.size(), requests);
     EXPECT_EQ(served_bytes(log), bytes);
     EXPECT_LE(bytes, pair_bytes() * 101 / 100);  // headers read once, tensor data once
-    for (const auto& e : log) EXPECT_EQ(e.status, 206) << e.target;
-    // at most one request per header, JSON file and tensor side (this kit's tensors fit in one range each)
-    EXPECT_LE(requests, 3u + 2 + 2 * 30 + 1);
+    expect_ranges_or_absent(log);
+    // at most one request per header, JSON file (index, config and the metadata audit's five) and tensor side
+    // (this kit's tensors fit in one range each)
+    EXPECT_LE(requests, 3u + 2 + 5 + 2 * 30 + 1);
+    // the metadata audit read the tokenizer files over HTTP too
+    SQLite::Database db((tmp_ / "c.db").string());
+    EXPECT_EQ(db.execAndGet("SELECT group_concat(verdict) FROM audit_metadata WHERE key IN ('tokenizer.ggml.tokens', 'tokenizer.chat_template')")
+                  .getString(),
+              "equal,equal");
+    EXPECT_EQ(db.execAndGet("SELECT count(*) FROM audit_metadata WHERE effect <> 'ok' OR verdict = 'not_checked'").getInt(), 0);
 }
 
 TEST_F(RemoteAudit, SampleModeReadsAFractionAndStillCatchesSwappedLayers) {
@@ -70,6 +84,7 @@ TEST_F(RemoteAudit, SampleModeReadsAFractionAndStillCatchesSwappedLayers) {
     auto log = nginx_.wait_for_log(requests);
     EXPECT_EQ(log.size(), requests);
     EXPECT_EQ(served_bytes(log), bytes);
+    expect_ranges_or_absent(log);
     EXPECT_LT(bytes * 5, pair_bytes());
     auto bad = audit("swapped.gguf", "--sample-rows 4");
     EXPECT_EQ(bad.exit_code, 1) << bad.out;

@@ -3,12 +3,18 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
+#include <random>
+#include <stdexcept>
 
 #include "format/dequant.hpp"
+#include "model/ggml_types.hpp"
 
 namespace modelcat::kit {
 
 namespace {
+
+constexpr float kQ8KScale = 1.0f / 1024;
 
 void put_half(std::vector<uint8_t>& out, size_t at, float v) {
     uint16_t h = format::float_to_fp16(v);
@@ -78,6 +84,47 @@ void quantize_q8_0(std::span<const float> x, std::vector<uint8_t>& out) {
 
 void quantize_q4_k(std::span<const float> x, std::vector<uint8_t>& out) {
     for (size_t b = 0; b + 256 <= x.size(); b += 256) q4_k_block(x.data() + b, out);
+}
+
+std::vector<uint32_t> f16_scale_fields(uint32_t type) {
+    using enum model::GgmlTypeId;
+    switch (model::GgmlTypeId{type}) {
+        case Q4_1: case Q5_1: case Q8_1: case Q4_K: case Q5_K: return {0, 2};
+        case Q4_0: case Q5_0: case Q8_0: case Q1_0: case Q2_0: case IQ2_XXS: case IQ2_XS: case IQ2_S: case IQ3_XXS:
+        case IQ3_S: case IQ1_S: case IQ4_NL: case IQ4_XS: return {0};
+        case Q2_K: return {80, 82};
+        case Q3_K: return {108};
+        case Q6_K: return {208};
+        case TQ1_0: return {52};
+        case TQ2_0: return {64};
+        default: break;
+    }
+    return {};
+}
+
+void random_blocks(uint32_t type, uint64_t blocks, uint64_t seed, std::vector<uint8_t>& out) {
+    using enum model::GgmlTypeId;
+    const model::GgmlType* t = model::find_ggml_type(type);
+    if (!t || t->block_size == 1) throw std::invalid_argument("random_blocks: not a quantized type");
+    std::vector<uint32_t> fields = f16_scale_fields(type);
+    std::mt19937_64 rng(seed);
+    auto scale = [&rng] { return static_cast<uint16_t>(((rng() % 3 + 7) << 10) | (rng() & 0x3FF)); };  // exponents 7..9
+    size_t at = out.size();
+    out.resize(at + blocks * t->type_size);
+    for (uint64_t b = 0; b < blocks; ++b) {
+        uint8_t* p = out.data() + at + b * t->type_size;
+        for (uint32_t i = 0; i < t->type_size; ++i) p[i] = static_cast<uint8_t>(rng());
+        for (uint32_t f : fields) {
+            uint16_t h = scale();
+            p[f] = static_cast<uint8_t>(h), p[f + 1] = static_cast<uint8_t>(h >> 8);
+        }
+        if (type == MXFP4) p[0] = static_cast<uint8_t>(120 + rng() % 8);  // 2^-8..2^-1
+        if (type == Q8_K) std::memcpy(p, &kQ8KScale, 4);
+        if (type == IQ1_M) {  // the F16 scale is the top nibbles of the four u16 scales at 48
+            uint16_t h = scale();
+            for (int i = 0; i < 4; ++i) p[49 + 2 * i] = static_cast<uint8_t>((p[49 + 2 * i] & 0x0F) | (((h >> (4 * i)) & 0xF) << 4));
+        }
+    }
 }
 
 }  // namespace modelcat::kit

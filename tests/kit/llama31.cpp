@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "bpe_vocab.hpp"
+#include "llama_tokenizer.hpp"
 
 namespace modelcat::kit {
 
@@ -166,15 +167,10 @@ const std::string kSpace = "\xC4\xA0";  // "Ġ", the byte-level space
 std::string ordinary_token(uint64_t i) { return (i % 9 < 2 ? kSpace : "") + word(i); }
 
 std::vector<std::string> tokens() {
-    std::vector<std::string> out = byte_level_alphabet();
+    std::vector<std::string> out = byte_level_alphabet();  // the first 256 tokens
     out.reserve(128256);
     for (uint64_t i = 256; i < 128000; ++i) out.push_back(ordinary_token(i));
-    for (std::string_view s :
-         {"<|begin_of_text|>", "<|end_of_text|>", "<|reserved_special_token_0|>", "<|reserved_special_token_1|>",
-          "<|finetune_right_pad_id|>", "<|reserved_special_token_2|>", "<|start_header_id|>", "<|end_header_id|>",
-          "<|eom_id|>", "<|eot_id|>", "<|python_tag|>"})
-        out.emplace_back(s);
-    for (int i = 3; out.size() < 128256; ++i) out.push_back("<|reserved_special_token_" + std::to_string(i) + "|>");
+    for (uint32_t i = 0; out.size() < 128256; ++i) out.push_back(llama3_added_token(i));
     return out;
 }
 

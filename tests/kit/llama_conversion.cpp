@@ -11,6 +11,7 @@
 #include "format/dequant.hpp"
 #include "gguf_writer.hpp"
 #include "kit_quantize.hpp"
+#include "llama_tokenizer.hpp"
 #include "model/ggml_types.hpp"
 #include "safetensors_writer.hpp"
 
@@ -21,6 +22,8 @@ namespace {
 constexpr double kRopeTheta = 500000.0;
 constexpr float kRopeFactor = 8.0f, kLowFreqFactor = 1.0f, kHighFreqFactor = 4.0f;
 constexpr float kOriginalContext = 8192.0f;
+constexpr uint32_t kContextLength = 131072;
+constexpr double kRmsEps = 1e-5;
 
 struct SourceSpec {
     std::string name;
@@ -149,6 +152,7 @@ void write_at(std::fstream& f, uint64_t offset, const std::vector<uint8_t>& byte
 
 std::string config_json(const LlamaShape& s) {
     auto n = [](uint64_t v) { return std::to_string(v); };
+    KitTokenizer t = kit_tokenizer(s.vocab);
     return "{\n  \"architectures\": [\"LlamaForCausalLM\"],\n  \"model_type\": \"llama\",\n  \"hidden_size\": " + n(s.hidden) +
            ",\n  \"intermediate_size\": " + n(s.ffn) + ",\n  \"num_hidden_layers\": " + n(s.layers) +
            ",\n  \"num_attention_heads\": " + n(s.heads) + ",\n  \"num_key_value_heads\": " + n(s.kv_heads) +
@@ -156,21 +160,22 @@ std::string config_json(const LlamaShape& s) {
            ",\n  \"max_position_embeddings\": 131072,\n  \"rms_norm_eps\": 1e-05,\n  \"rope_theta\": 500000.0,\n"
            "  \"rope_scaling\": {\"factor\": 8.0, \"low_freq_factor\": 1.0, \"high_freq_factor\": 4.0, "
            "\"original_max_position_embeddings\": 8192, \"rope_type\": \"llama3\"},\n  \"tie_word_embeddings\": " +
-           std::string(s.tied ? "true" : "false") + ",\n  \"torch_dtype\": \"bfloat16\"\n}\n";
+           std::string(s.tied ? "true" : "false") + ",\n  \"bos_token_id\": " + n(t.bos()) + ",\n  \"eos_token_id\": [" +
+           n(t.end_of_text()) + ", " + n(t.eom()) + ", " + n(t.eot()) + "],\n  \"torch_dtype\": \"bfloat16\"\n}\n";
 }
 
-// Values in a ggml type: BF16 rounded to nearest even (exact for values from a BF16 source).
+// Values in a ggml type: BF16 and F16 rounded to nearest even (BF16 exact for values from a BF16 source).
 std::vector<uint8_t> encode(const std::vector<float>& f, uint32_t type) {
     if (type == kF32) return as_bytes(f);
-    if (type == kBf16) {
+    if (type == kBf16 || type == kF16) {
         std::vector<uint16_t> b(f.size());
-        for (size_t i = 0; i < f.size(); ++i) b[i] = format::float_to_bf16(f[i]);
+        for (size_t i = 0; i < f.size(); ++i) b[i] = type == kBf16 ? format::float_to_bf16(f[i]) : format::float_to_fp16(f[i]);
         return as_bytes(b);
     }
     std::vector<uint8_t> out;
     if (type == kQ8_0) quantize_q8_0(f, out);
     else if (type == kQ4_K) quantize_q4_k(f, out);
-    else out.resize(model::ggml_expected_bytes(type, f.size()).value());  // no quantizer here: zero blocks of the right size
+    else out.resize(model::ggml_expected_bytes(type, f.size()).value_or(f.size()));  // no quantizer here: zero blocks (a byte an element for an id ggml lacks)
     return out;
 }
 
@@ -223,6 +228,13 @@ std::vector<std::filesystem::path> write_llama_checkpoint(const std::filesystem:
                                 << weight_map << "\n  }\n}\n";
     paths.push_back(dir / "config.json");
     std::ofstream(paths.back()) << config_json(shape);
+    KitTokenizer t = kit_tokenizer(shape.vocab);
+    for (const auto& [name, text] : {std::pair{"generation_config.json", generation_config_json(t)},
+                                     std::pair{"tokenizer.json", tokenizer_json(t)},
+                                     std::pair{"tokenizer_config.json", tokenizer_config_json(kit_chat_template())}}) {
+        paths.push_back(dir / name);
+        std::ofstream(paths.back()) << text;
+    }
     return paths;
 }
 
@@ -261,15 +273,22 @@ std::vector<float> converted_values(const LlamaShape& s, const SourceSpec& spec,
 std::vector<GgufPlan> gguf_plan(const LlamaShape& s, const ConversionOptions& o) {
     std::vector<GgufPlan> plan;
     bool scaled = o.defect != ConversionDefect::unscaled_rope;
-    plan.push_back({"rope_freqs.weight", {s.head_dim() / 2}, kF32, [s, scaled] { return as_bytes(rope_factors(s, scaled)); }});
+    if (o.metadata != MetadataDefect::lost_rope_scaling)
+        plan.push_back({"rope_freqs.weight", {s.head_dim() / 2}, kF32, [s, scaled] { return as_bytes(rope_factors(s, scaled)); }});
     for (const auto& spec : source_specs(s)) {
         std::string name = gguf_name(spec.name);
         if (name == defect_tensor(o.defect) && o.defect == ConversionDefect::missing_tensor) continue;
         std::vector<uint64_t> dims(spec.shape.rbegin(), spec.shape.rend());
         if (name == defect_tensor(o.defect) && o.defect == ConversionDefect::transposed) dims = spec.shape;
         uint32_t type = spec.shape.size() == 1 ? kF32 : o.matrix_type;
-        plan.push_back({name, dims, type, [s, spec, name, type, o] {
-                            return encode(converted_values(s, spec, name, o.defect), type);
+        bool random = o.random_blocks && model::find_ggml_type(type) && model::find_ggml_type(type)->block_size > 1 &&
+                      type != kQ8_0 && type != kQ4_K;
+        plan.push_back({name, dims, type, [s, spec, name, type, o, random] {
+                            if (!random) return encode(converted_values(s, spec, name, o.defect), type);
+                            std::vector<uint8_t> out;
+                            uint64_t elements = spec.shape[0] * spec.shape[1];
+                            random_blocks(type, elements / model::find_ggml_type(type)->block_size, std::hash<std::string>{}(name), out);
+                            return out;
                         }});
     }
     return plan;
@@ -277,20 +296,57 @@ std::vector<GgufPlan> gguf_plan(const LlamaShape& s, const ConversionOptions& o)
 
 }  // namespace
 
-void write_llama_conversion(const std::filesystem::path& path, const LlamaShape& shape, const ConversionOptions& options) {
-    GgufWriter w(3);
+namespace {
+
+// The keys TextModel/LlamaModel.set_gguf_parameters and _set_vocab_gpt2 write, in their order.
+void add_metadata(GgufWriter& w, const LlamaShape& shape, const ConversionOptions& o) {
+    using D = MetadataDefect;
+    const D d = o.metadata;
+    KitTokenizer t = kit_tokenizer(shape.vocab);
     w.add_kv("general.architecture", GgufValue::str("llama"));
     w.add_kv("general.name", GgufValue::str("Kit Llama"));
-    w.add_kv("general.file_type", GgufValue::u32(options.matrix_type == kBf16 ? 32 : options.matrix_type == kQ8_0 ? 7 : 15));
     w.add_kv("llama.block_count", GgufValue::u32(shape.layers));
+    w.add_kv("llama.context_length", GgufValue::u32(d == D::wrong_context_length ? static_cast<uint32_t>(kOriginalContext) : kContextLength));
     w.add_kv("llama.embedding_length", GgufValue::u32(shape.hidden));
     w.add_kv("llama.feed_forward_length", GgufValue::u32(shape.ffn));
     w.add_kv("llama.attention.head_count", GgufValue::u32(shape.heads));
     w.add_kv("llama.attention.head_count_kv", GgufValue::u32(shape.kv_heads));
     w.add_kv("llama.rope.freq_base", GgufValue::f32(static_cast<float>(kRopeTheta)));
+    float eps = static_cast<float>(kRmsEps);
+    if (d == D::rounded_rms_eps) eps = format::bf16_to_float(format::float_to_bf16(eps));
+    w.add_kv("llama.attention.layer_norm_rms_epsilon", GgufValue::f32(eps));
+    w.add_kv("llama.attention.key_length", GgufValue::u32(shape.head_dim()));
+    w.add_kv("llama.attention.value_length", GgufValue::u32(shape.head_dim()));
+    w.add_kv("general.file_type", GgufValue::u32(o.matrix_type == kBf16 ? 32 : o.matrix_type == kF16 ? 1 : o.matrix_type == kQ8_0 ? 7 : 15));
+    if (d == D::vocab_without_added) t.tokens.resize(t.base), t.types.resize(t.base);
+    w.add_kv("llama.vocab_size", GgufValue::u32(static_cast<uint32_t>(t.tokens.size())));
     w.add_kv("llama.rope.dimension_count", GgufValue::u32(shape.head_dim()));
+    w.add_kv("general.quantization_version", GgufValue::u32(2));
+    w.add_kv("tokenizer.ggml.model", GgufValue::str("gpt2"));
+    w.add_kv("tokenizer.ggml.pre", GgufValue::str(d == D::wrong_pre_tokenizer ? "qwen2" : "llama-bpe"));
+    w.add_kv("tokenizer.ggml.tokens", GgufValue::string_array(t.tokens));
+    w.add_kv("tokenizer.ggml.token_type", GgufValue::i32_array(t.types));
+    std::vector<std::string> merges;
+    for (const auto& [a, b] : t.merges) merges.push_back(a + " " + b);
+    w.add_kv("tokenizer.ggml.merges", GgufValue::string_array(std::move(merges)));
+    w.add_kv("tokenizer.ggml.bos_token_id", GgufValue::u32(t.bos()));
+    if (d != D::missing_eos) w.add_kv("tokenizer.ggml.eos_token_id", GgufValue::u32(d == D::wrong_eos ? t.end_of_text() : t.eot()));
+    w.add_kv("tokenizer.ggml.add_bos_token", GgufValue::boolean(true));
+    if (d != D::missing_chat_template)
+        w.add_kv("tokenizer.chat_template", GgufValue::str(kit_chat_template(d == D::stale_chat_template)));
+}
+
+}  // namespace
+
+void write_llama_conversion(const std::filesystem::path& path, const LlamaShape& shape, const ConversionOptions& options) {
+    GgufWriter w(3);
+    add_metadata(w, shape, options);
     std::vector<GgufPlan> plan = gguf_plan(shape, options);
-    for (const auto& t : plan) w.add_tensor(t.name, t.dims, t.type);
+    for (const auto& t : plan) {
+        uint64_t elements = 1;
+        for (uint64_t d : t.dims) elements *= d;
+        w.add_tensor(t.name, t.dims, t.type, model::ggml_expected_bytes(t.type, elements).value_or(elements));
+    }
     w.write(path, DataMode::sparse);
     std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
     for (size_t i = 0; i < plan.size(); ++i) write_at(f, w.data_start() + w.tensors()[i].offset, plan[i].bytes());
