@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include <SQLiteCpp/Statement.h>
+
 #include "catalog/embedded_sql.hpp"
 #include "catalog/schema.hpp"
 
@@ -37,7 +39,14 @@ void create_historic_schema(SQLite::Database& db, int version) {
         sql << in.rdbuf();
         db.exec(sql.str());
     }
-    // versions since current.sql: the shipped files, then the migrations up to `version`
+    // versions since current.sql: the shipped files, then the migrations up to `version`, without
+    // the old views (the migrator sets them aside too; a migration may drop a column they read)
+    if (version > shipped) {
+        std::vector<std::string> views;
+        SQLite::Statement v(db, "SELECT name FROM sqlite_master WHERE type = 'view'");
+        while (v.executeStep()) views.push_back(v.getColumn(0).getString());
+        for (const auto& name : views) db.exec("DROP VIEW \"" + name + "\"");
+    }
     for (const catalog::SqlText& m : catalog::schema_migrations()) {
         int v = std::stoi(std::string(m.name.substr(0, 3)));
         if (v > shipped && v <= version) db.exec(std::string(m.sql));
