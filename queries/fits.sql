@@ -1,4 +1,4 @@
--- Which quants run in a GPU's memory at a context: per model the total llama.cpp allocates (the memory report's figures), whether it fits wholly in vram, how many repeating layers fit when it does not (the rest, with their KV cache, in ram), and the largest context up to the trained one that fits wholly; largest bits per weight that fits first. Params: :vram (required: bytes, or with KiB/MiB/GiB/TiB or KB/MB/GB/TB), :margin (the same, kept free of vram; default the larger of 512 MiB and 5 % of vram), :ram (the same; default unlimited), :ctx (default 4096; 0: the trained context), :cache, :batch, :ubatch, :flash, :swa_full (as the memory report), :pattern (LIKE on name), :kind (LIKE on kind, default model).
+-- Which quants run in a GPU's memory at a context: per model the total llama.cpp allocates (the memory report's figures, less the CPU's repacked copy), whether it fits wholly in vram, how many repeating layers fit when it does not (the rest, with their KV cache, in ram), and the largest context up to the trained one that fits wholly; largest bits per weight that fits first. Params: :vram (required: bytes, or with KiB/MiB/GiB/TiB or KB/MB/GB/TB), :margin (the same, kept free of vram; default the larger of 512 MiB and 5 % of vram), :ram (the same; default unlimited), :ctx (default 4096; 0: the trained context), :cache, :batch, :ubatch, :flash, :swa_full (as the memory report), :pattern (LIKE on name), :kind (LIKE on kind, default model).
 -- @param ctx integer
 -- @param batch integer
 -- @param ubatch integer
@@ -47,9 +47,10 @@ WITH sizes AS (SELECT 'vram' AS what, CAST(:vram AS TEXT) AS txt UNION ALL SELEC
                             t.attention_per_token * p.tok, t.layer_per_token * p.tok)) AS compute_bytes
                    FROM p JOIN memory_terms t ON t.model_id = p.model_id AND t.basis = 'modelled'
                    LEFT JOIN caches k ON k.model_id = p.model_id AND k.ctx = p.ctx),
+     -- on a GPU: the memory report's total without repack_bytes (the CPU backend's second copy; a GPU repacks nothing)
      totals AS MATERIALIZED (
          SELECT model_id, ctx, compute_bytes + output_bytes AS fixed_bytes, kv_bytes,
-                weights_bytes + repack_bytes + kv_bytes + recurrent_bytes + output_bytes + compute_bytes AS total_bytes
+                weights_bytes + kv_bytes + recurrent_bytes + output_bytes + compute_bytes AS total_bytes
            FROM figures),
      fit AS (SELECT r.*, t.total_bytes, t.total_bytes <= r.vram AS fits,
                     -- partial offload: the compute and output buffers, then whole layers with their share of the KV cache
