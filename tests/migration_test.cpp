@@ -44,7 +44,7 @@ std::string current_name(const std::string& table, const std::string& column) {
 
 // A column a later schema dropped (the memory schema: models' KV cache estimate, for memory_terms).
 bool dropped(const std::string& table, const std::string& column) {
-    return table == "models" && (column.starts_with("kv_") && column.ends_with("_per_1k") || column == "kv_swa_layers" ||
+    return table == "models" && ((column.starts_with("kv_") && column.ends_with("_per_1k")) || column == "kv_swa_layers" ||
                                  column == "sliding_window");
 }
 
@@ -264,9 +264,10 @@ TEST_F(OldCatalogue, EveryEarlierVersionMigratesToTheFreshSchemaKeepingItsRows) 
         fs::copy_file(db, before);
         // a user's view on one of ours, which migrating sets aside and brings back (schema 11 renames a column under it)
         SQLite::Database(db.string(), SQLite::OPEN_READWRITE).exec("CREATE VIEW my_quants AS SELECT name FROM quant_summary");
-        if (has_rows)
+        if (has_rows) {
             EXPECT_EQ(test::sql_value(db, "SELECT count(*) FROM metadata WHERE key = 'general.name' AND typeof(value) = 'integer'"),
                       altered ? "1" : "0");
+        }
         test::CommandResult r = test::run_modelcat("migrate --db " + db.string());
         ASSERT_EQ(r.exit_code, 0) << r.err;
         EXPECT_EQ(r.out, db.string() + ": schema version " + std::to_string(v) + " -> " + std::to_string(catalog::schema_version()) +

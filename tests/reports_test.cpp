@@ -380,7 +380,9 @@ TEST_F(RecipesCatalogue, TheReportNamesEveryFileAsResultsTsvSays) {
         const std::string& name = run->second.name;
         ++words[text(row[4])];
         EXPECT_EQ(text(row[4]), want.word) << name;
-        if (want.overrides) EXPECT_EQ(text(row[5]), *want.overrides) << name;
+        if (want.overrides) {
+            EXPECT_EQ(text(row[5]), *want.overrides) << name;
+        }
         EXPECT_EQ(text(row[8]), "34af94cd9ab2") << name;
         if (want.word == "stock") EXPECT_EQ(text(row[6]), text(row[7])) << name;
         else EXPECT_NE(text(row[6]), text(row[7])) << name;

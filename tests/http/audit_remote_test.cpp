@@ -33,9 +33,10 @@ protected:
     // Every request a range read, but the metadata audit's look for the files the kit's checkpoint lacks.
     void expect_ranges_or_absent(const std::vector<test::AccessLogEntry>& log) {
         for (const auto& e : log)
-            if (e.status != 206)
+            if (e.status != 206) {
                 EXPECT_TRUE(e.status == 404 && (e.target.ends_with("/ckpt/tokenizer.model") || e.target.ends_with("/ckpt/chat_template.jinja")))
                     << e.status << " " << e.target;
+            }
     }
     uint64_t pair_bytes() {  // the GGUF and the checkpoint's files
         uint64_t n = 0;
