@@ -1,3 +1,4 @@
+// Over 500 lines: one parser, whose every check names its offset, field and limit over one cursor; split, the checks would lose the state they share.
 #include "format/gguf.hpp"
 
 #include <algorithm>
