@@ -41,16 +41,20 @@ WITH sizes AS (SELECT 'vram' AS what, CAST(:vram AS TEXT) AS txt UNION ALL SELEC
                        sum(cells * ((tok + 63) / 64 * 64) * iif(flash, 2, 4)) AS masks,  -- GGML_KQ_MASK_PAD; f16 with flash attention
                        iif(flash, 0, max(cells)) AS score_cells
                   FROM cells GROUP BY model_id, ctx),
+     -- a projector beside it in its store (view model_projectors), loaded with it
+     projectors AS (SELECT model_id, sum(projector_bytes) AS projector_bytes FROM model_projectors GROUP BY model_id),
      figures AS (SELECT p.model_id, p.ctx, t.weights_bytes, t.repack_bytes, t.recurrent_bytes, t.output_bytes,
+                        coalesce(j.projector_bytes, 0) AS projector_bytes,
                         iif(p.per_32 IS NULL OR (p.cache <> 'f16' AND (NOT p.flash OR NOT t.whole_blocks)), NULL, coalesce(k.kv_bytes, 0)) AS kv_bytes,
                         max(t.logits_per_token * p.tok, coalesce(k.masks, 0) + max(t.scores_per_token_cell * coalesce(k.score_cells, 0) * p.tok +
                             t.attention_per_token * p.tok, t.layer_per_token * p.tok)) AS compute_bytes
                    FROM p JOIN memory_terms t ON t.model_id = p.model_id AND t.basis = 'modelled'
-                   LEFT JOIN caches k ON k.model_id = p.model_id AND k.ctx = p.ctx),
+                   LEFT JOIN caches k ON k.model_id = p.model_id AND k.ctx = p.ctx
+                   LEFT JOIN projectors j ON j.model_id = p.model_id),
      -- on a GPU: the memory report's total without repack_bytes (the CPU backend's second copy; a GPU repacks nothing)
      totals AS MATERIALIZED (
          SELECT model_id, ctx, compute_bytes + output_bytes AS fixed_bytes, kv_bytes,
-                weights_bytes + kv_bytes + recurrent_bytes + output_bytes + compute_bytes AS total_bytes
+                weights_bytes + kv_bytes + recurrent_bytes + output_bytes + compute_bytes + projector_bytes AS total_bytes
            FROM figures),
      fit AS (SELECT r.*, t.total_bytes, t.total_bytes <= r.vram AS fits,
                     -- partial offload: the compute and output buffers, then whole layers with their share of the KV cache

@@ -1,4 +1,4 @@
--- What llama.cpp allocates to run each model on its CPU backend, exact bytes (docs/memory.md): ctx and the trained context (over_train 1 when ctx exceeds it), the weights as mapped and as repacked, the KV cache, the recurrent state, the output and compute buffers and their total; basis modelled or not_modelled (note says why, or which setting llama.cpp refuses). Params: :ctx (tokens, default 4096; 0: the trained context), :cache (f16, q8_0 or q4_0, K and V alike; default f16), :batch (default 2048), :ubatch (default 512), :flash (auto, on or off; default auto, which the CPU backend turns on), :swa_full (0 or 1; default 0), :model (id, name or location; default every model), :kind (LIKE on kind, default model).
+-- What llama.cpp allocates to run each model on its CPU backend, exact bytes (docs/memory.md): ctx and the trained context (over_train 1 when ctx exceeds it), the weights as mapped and as repacked, the KV cache, the recurrent state, the output and compute buffers, a multimodal projector found beside it in its store (its weights), and their total; basis modelled or not_modelled (note says why, or which setting llama.cpp refuses). Params: :ctx (tokens, default 4096; 0: the trained context), :cache (f16, q8_0 or q4_0, K and V alike; default f16), :batch (default 2048), :ubatch (default 512), :flash (auto, on or off; default auto, which the CPU backend turns on), :swa_full (0 or 1; default 0), :model (id, name or location; default every model), :kind (LIKE on kind, default model).
 -- @param ctx integer
 -- @param batch integer
 -- @param ubatch integer
@@ -23,16 +23,21 @@ WITH s AS (SELECT coalesce(:ctx, 4096) AS ctx, coalesce(:cache, 'f16') AS cache,
                        sum(cells * ((tok + 63) / 64 * 64) * iif(flash, 2, 4)) AS masks,  -- GGML_KQ_MASK_PAD; f16 with flash attention
                        iif(flash, 0, max(cells)) AS score_cells
                   FROM cells GROUP BY model_id, ctx),
+     -- a projector beside it in its store (view model_projectors), loaded with it
+     projectors AS (SELECT model_id, sum(projector_bytes) AS projector_bytes FROM model_projectors GROUP BY model_id),
      figures AS (SELECT p.model_id, p.ctx, t.weights_bytes, t.repack_bytes, t.recurrent_bytes, t.output_bytes,
+                        coalesce(j.projector_bytes, 0) AS projector_bytes,
                         iif(p.per_32 IS NULL OR (p.cache <> 'f16' AND (NOT p.flash OR NOT t.whole_blocks)), NULL, coalesce(k.kv_bytes, 0)) AS kv_bytes,
                         max(t.logits_per_token * p.tok, coalesce(k.masks, 0) + max(t.scores_per_token_cell * coalesce(k.score_cells, 0) * p.tok +
                             t.attention_per_token * p.tok, t.layer_per_token * p.tok)) AS compute_bytes
                    FROM p JOIN memory_terms t ON t.model_id = p.model_id AND t.basis = 'modelled'
-                   LEFT JOIN caches k ON k.model_id = p.model_id AND k.ctx = p.ctx),
-     total AS (SELECT f.*, f.weights_bytes + f.repack_bytes + f.kv_bytes + f.recurrent_bytes + f.output_bytes + f.compute_bytes AS total_bytes
+                   LEFT JOIN caches k ON k.model_id = p.model_id AND k.ctx = p.ctx
+                   LEFT JOIN projectors j ON j.model_id = p.model_id),
+     total AS (SELECT f.*, f.weights_bytes + f.repack_bytes + f.kv_bytes + f.recurrent_bytes + f.output_bytes + f.compute_bytes + f.projector_bytes AS total_bytes
                  FROM figures f)
 SELECT r.model_id, name, r.ctx, ctx_train, r.ctx > ctx_train AND ctx_train > 0 AS over_train, cache, iif(flash, 'on', 'off') AS flash,
        weights_bytes, repack_bytes, kv_bytes, recurrent_bytes, output_bytes, iif(kv_bytes IS NULL, NULL, compute_bytes) AS compute_bytes,
+       projector_bytes,
        total_bytes, round(kv_bytes / 1048576.0, 2) AS kv_mib, round(total_bytes / 1073741824.0, 2) AS total_gib,
        coalesce(basis, 'not_modelled') AS basis,
        CASE WHEN basis IS NULL THEN 'no memory terms yet: the next crawl reads the file again'

@@ -594,4 +594,15 @@ SELECT s.store, s.name, s.model_id, l.role, l.model_id AS linked_model_id
   FROM store_names s JOIN store_names l ON l.store = s.store AND l.root = s.root AND l.name = s.name AND l.role <> 'model'
  WHERE s.role = 'model' AND s.status = 'ok' AND l.status = 'ok';
 
+-- The multimodal projectors found beside a store's model, in its HF snapshot, its Ollama tag or its LM
+-- Studio folder (the same store, root, repo and revision), and their tensors' bytes: the memory and
+-- fits reports' projector term (llama.cpp loads the projector's weights beside the model's).
+CREATE VIEW model_projectors AS
+SELECT DISTINCT s.model_id, p.model_id AS projector_model_id, p.name AS projector_name,
+       (SELECT sum(c.bytes) FROM census c WHERE c.model_id = p.model_id) AS projector_bytes
+  FROM models p
+  JOIN store_names l ON l.model_id = p.model_id AND l.status = 'ok'
+  JOIN store_names s ON s.store = l.store AND s.root = l.root AND s.repo IS l.repo AND s.revision IS l.revision
+ WHERE p.kind = 'mmproj' AND s.role = 'model' AND s.status = 'ok' AND s.model_id IS NOT NULL AND s.model_id <> p.model_id;
+
 PRAGMA user_version = 16;

@@ -5,11 +5,14 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include <algorithm>
 #include <optional>
+#include <sstream>
 
 #include "format/memory.hpp"
 #include "kit/arch_files.hpp"
 #include "kit/gguf_writer.hpp"
+#include "kit/stores.hpp"
 #include "support.hpp"
 
 using namespace modelcat;
@@ -177,4 +180,42 @@ TEST_F(MemoryReport, FitsRanksByTheSameFiguresAndFindsLayersAndTheLargestContext
     // the default margin: 512 MiB kept free
     EXPECT_EQ(report("fits", "-p ctx=32768 -p vram=" + std::to_string(total + 536870911)).at("llama-gqa-q4_k").ints.at("fits"), 0);
     EXPECT_EQ(report("fits", "-p ctx=32768 -p vram=" + std::to_string(total + 536870912)).at("llama-gqa-q4_k").ints.at("fits"), 1);
+}
+
+// A multimodal projector beside a model in its store (an HF snapshot's mmproj file, an Ollama tag's
+// projector layer) is its own term, its tensors' bytes, in the memory report's total; a model
+// without one, or in a snapshot without it, has none.
+TEST(MemoryReportProjector, AProjectorBesideAModelInItsStoreIsItsOwnTerm) {
+    test::TempDir tmp;
+    const kit::SampleStores s = kit::write_sample_stores(tmp / "home");
+    const std::string db = (tmp / "catalog.db").string();
+    const test::CommandResult crawl =
+        test::run_modelcat("crawl -q --db " + db + " hf-cache:" + s.hub.string() + " ollama:" + s.ollama.string());
+    ASSERT_EQ(crawl.exit_code, 0) << crawl.err;
+    const std::string mmproj_bytes = test::sql_value(
+        db, "SELECT sum(c.bytes) FROM census c JOIN models m USING (model_id) WHERE m.kind = 'mmproj'");
+    ASSERT_NE(mmproj_bytes, "NULL");
+    const test::CommandResult r = test::run_modelcat("query memory --db " + db + " -f csv -p ctx=4096");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::map<std::string, std::vector<std::string>> rows;  // name -> columns
+    std::vector<std::string> header;
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);) {
+        std::vector<std::string> cols;
+        std::istringstream cells(line);
+        for (std::string c; std::getline(cells, c, ',');) cols.push_back(c);
+        if (header.empty()) header = cols;
+        else rows[cols.at(1)] = cols;
+    }
+    auto column = [&](const std::string& name, const std::string& col) {
+        const size_t i = std::find(header.begin(), header.end(), col) - header.begin();
+        return rows.at(name).at(i);
+    };
+    const std::string newer = std::string(s.repo) + "@" + std::string(s.new_commit) + "/tiny-Q8_0.gguf";
+    const std::string older = std::string(s.repo) + "@" + std::string(s.old_commit) + "/tiny-Q8_0.gguf";
+    EXPECT_EQ(column("library/tinyllava:v1", "projector_bytes"), mmproj_bytes);  // the tag's projector layer
+    EXPECT_EQ(column(newer, "projector_bytes"), mmproj_bytes);                   // the snapshot's mmproj file
+    EXPECT_EQ(column(older, "projector_bytes"), "0");                            // that snapshot has none
+    // the same Q8_0 weights with and without the projector: the totals differ by it alone
+    EXPECT_EQ(std::stoll(column(newer, "total_bytes")) - std::stoll(column(older, "total_bytes")), std::stoll(mmproj_bytes));
 }
