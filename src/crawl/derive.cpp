@@ -234,12 +234,17 @@ void set_model_facts(model::ModelRow& m, const std::vector<CrawledFile>& files) 
     }
 }
 
-// What llama.cpp allocates for it, from the one GGUF it is (format/memory.hpp); a split set, a
-// checkpoint or another format says so rather than guess.
-model::MemoryRow memory_row(const std::vector<CrawledFile>& files) {
+// The headers of a model's data files, in shard order (all of one format).
+std::vector<const model::FileHeader*> data_headers(const std::vector<CrawledFile>& files) {
     std::vector<const model::FileHeader*> data;
     for (const auto& f : files)
         if (f.role == FileRole::data) data.push_back(&f.header);
+    return data;
+}
+
+// What llama.cpp allocates for it, from the one GGUF it is (format/memory.hpp); a split set, a
+// checkpoint or another format says so rather than guess.
+model::MemoryRow memory_row(const std::vector<const model::FileHeader*>& data) {
     if (data.size() != 1 || data.front()->format != model::Format::gguf)
         return {std::nullopt, data.size() > 1 ? "not modelled for split sets" : "not modelled for safetensors checkpoints"};
     auto read = format::read_memory_model(*data.front());
@@ -248,11 +253,8 @@ model::MemoryRow memory_row(const std::vector<CrawledFile>& files) {
 }
 
 // The recipe of a GGUF model, its split shards read as the one file they were quantized as.
-std::optional<model::RecipeRow> recipe_row(const std::vector<CrawledFile>& files) {
-    std::vector<const model::FileHeader*> data;
-    for (const auto& f : files)
-        if (f.role == FileRole::data && f.header.format == model::Format::gguf) data.push_back(&f.header);
-    if (data.empty()) return std::nullopt;
+std::optional<model::RecipeRow> recipe_row(const std::vector<const model::FileHeader*>& data) {
+    if (data.empty() || data.front()->format != model::Format::gguf) return std::nullopt;
     std::optional<model::FileHeader> joined;
     if (data.size() > 1) joined = model::joined_shards(data);
     const model::FileHeader& whole = joined ? *joined : *data.front();
@@ -298,8 +300,9 @@ model::ModelRows derive_model_rows(const std::string& name, const std::vector<Cr
     for (const auto& f : files) headers.push_back(&f.header);
     rows.model.block_count = model::block_count(headers, rows.model.architecture);
     set_model_facts(rows.model, files);
-    rows.recipe = recipe_row(files);
-    rows.memory = memory_row(files);
+    const std::vector<const model::FileHeader*> data = data_headers(files);
+    rows.recipe = recipe_row(data);
+    rows.memory = memory_row(data);
     return rows;
 }
 
