@@ -1,9 +1,11 @@
--- Which quants run in a GPU's memory at a context: per model the total llama.cpp allocates (the memory report's figures, less the CPU's repacked copy), whether it fits wholly in vram, how many repeating layers fit when it does not (the rest, with their KV cache, in ram), and the largest context up to the trained one that fits wholly; largest bits per weight that fits first. Params: :vram (required: bytes, or with KiB/MiB/GiB/TiB or KB/MB/GB/TB), :margin (the same, kept free of vram; default the larger of 512 MiB and 5 % of vram), :ram (the same; default unlimited), :ctx (default 4096; 0: the trained context), :cache, :batch, :ubatch, :flash, :swa_full (as the memory report), :pattern (LIKE on name), :kind (LIKE on kind, default model).
+-- Which quants run in a GPU's memory at a context: per model the total llama.cpp allocates (the memory report's figures, less the CPU's repacked copy), whether it fits wholly in vram, how many repeating layers fit when it does not (the rest, with their KV cache, in ram), and the largest context up to the trained one that fits wholly; largest bits per weight that fits first. Params: :vram (required: bytes, or with KiB/MiB/GiB/TiB or KB/MB/GB/TB), :margin (the same, kept free of vram; default the larger of 512 MiB and 5 % of vram), :ram (the same; default unlimited), :ctx (default 4096; 0: the trained context), :cache, :batch, :ubatch, :flash, :swa_full (as the memory report), :pattern (LIKE on name; without %: the names containing it), :kind (LIKE on kind, default model).
 -- @param ctx integer
 -- @param batch integer
 -- @param ubatch integer
 -- @param swa_full integer
 -- @param vram required
+-- @param pattern like
+-- @table name location file_type_name=file_type bits_per_weight=bpw ctx total_bytes=total fits gpu_layers ram_bytes=ram max_ctx note
 WITH sizes AS (SELECT 'vram' AS what, CAST(:vram AS TEXT) AS txt UNION ALL SELECT 'ram', CAST(:ram AS TEXT)
                 UNION ALL SELECT 'margin', CAST(:margin AS TEXT)),
      parsed AS (SELECT what, CAST(CAST(rtrim(txt, 'KMGTkmgtIiBb') AS REAL) *
@@ -19,7 +21,7 @@ WITH sizes AS (SELECT 'vram' AS what, CAST(:vram AS TEXT) AS txt UNION ALL SELEC
                   -- what the GPU's driver and the compute estimate's error may take (docs/memory.md)
                   (SELECT bytes FROM parsed WHERE what = 'vram') - coalesce((SELECT bytes FROM parsed WHERE what = 'margin'),
                       max(536870912, (SELECT bytes FROM parsed WHERE what = 'vram') / 20)) AS vram),
-     r AS (SELECT m.model_id, m.name, q.bits_per_weight, q.file_type_name, t.basis, t.reason, t.ctx_train, t.n_layer, t.layer_weight_bytes_max,
+     r AS (SELECT m.model_id, m.name, m.location, q.bits_per_weight, q.file_type_name, t.basis, t.reason, t.ctx_train, t.n_layer, t.layer_weight_bytes_max,
                   iif(s.ctx = 0, t.ctx_train, s.ctx) AS ctx, s.vram, s.ram
              FROM models m CROSS JOIN s LEFT JOIN memory_terms t ON t.model_id = m.model_id
              JOIN quant_summary q ON q.model_id = m.model_id
@@ -69,6 +71,7 @@ SELECT model_id, name, file_type_name, round(bits_per_weight, 4) AS bits_per_wei
        max_ctx, coalesce(basis, 'not_modelled') AS basis,
        CASE WHEN basis IS NULL THEN 'no memory terms yet: the next crawl reads the file again'
             WHEN basis = 'not_modelled' THEN reason
-            WHEN total_bytes IS NULL THEN 'no figures at these settings (see the memory report''s note)' END AS note
+            WHEN total_bytes IS NULL THEN 'no figures at these settings (see the memory report''s note)' END AS note,
+       location
   FROM fit
  ORDER BY fits DESC, bits_per_weight DESC, name, model_id;

@@ -1,4 +1,5 @@
--- What reading the headers cost: bytes read and requests vs file size, and the share of the header held by tokenizer arrays. Params: :pattern.
+-- What reading the headers cost: bytes read and requests vs file size, and the share of the header held by tokenizer arrays. Params: :pattern (LIKE on name; without %: the names containing it).
+-- @param pattern like
 -- Per model, the sums look up its files (files_model) and its array metadata (metadata_arrays): no scan of all metadata.
 WITH per_model AS MATERIALIZED (
     SELECT m.name, m.file_bytes, m.header_bytes,

@@ -4,10 +4,11 @@
 -- @param ubatch integer
 -- @param swa_full integer
 -- @param model model
+-- @table name location ctx ctx_train cache flash weights_bytes=weights kv_bytes=kv compute_bytes=compute total_bytes=total basis note
 -- in sqlite3: .param set :ctx 32768 (and the others), then .read queries/memory.sql
 WITH s AS (SELECT coalesce(:ctx, 4096) AS ctx, coalesce(:cache, 'f16') AS cache, coalesce(:batch, 2048) AS batch,
                   coalesce(:ubatch, 512) AS ubatch, coalesce(:flash, 'auto') <> 'off' AS flash, coalesce(:swa_full, 0) AS swa_full),
-     r AS (SELECT m.model_id, m.name, t.basis, t.reason, t.ctx_train, iif(s.ctx = 0, t.ctx_train, s.ctx) AS ctx, s.cache, s.flash
+     r AS (SELECT m.model_id, m.name, m.location, t.basis, t.reason, t.ctx_train, iif(s.ctx = 0, t.ctx_train, s.ctx) AS ctx, s.cache, s.flash
              FROM models m CROSS JOIN s LEFT JOIN memory_terms t ON t.model_id = m.model_id
             WHERE m.kind LIKE coalesce(:kind, 'model') AND (:model IS NULL OR m.model_id = :model)),
      w AS (SELECT model_id, ctx FROM r WHERE basis = 'modelled'),
@@ -45,6 +46,7 @@ SELECT r.model_id, name, r.ctx, ctx_train, r.ctx > ctx_train AND ctx_train > 0 A
             WHEN cache NOT IN ('f16', 'q8_0', 'q4_0') THEN 'cache must be f16, q8_0 or q4_0'
             WHEN cache <> 'f16' AND NOT flash THEN 'quantized V cache was requested, but this requires Flash Attention'
             WHEN total_bytes IS NULL THEN 'a ' || cache || ' cache needs rows of whole blocks'
-       END AS note
+       END AS note,
+       location
   FROM r LEFT JOIN total USING (model_id)
  ORDER BY name, r.model_id;

@@ -1,4 +1,5 @@
--- The type and measured bits/weight of five tensors that quantization policies treat differently (token_embd, output, blk.0 attn_v, ffn_down, attn_q) across models, as a pivot ("12(4.50)"). Params: :pattern.
+-- The type and measured bits/weight of five tensors that quantization policies treat differently (token_embd, output, blk.0 attn_v, ffn_down, attn_q) across models, as a pivot ("12(4.50)"). Params: :pattern (LIKE on name; without %: the names containing it).
+-- @param pattern like
 -- To pivot other tensors, copy this file and change the five names (each twice). Every cell is one primary-key lookup (file_id, name):
 -- in a model's only data file (most models: its size is the model's file_bytes), else the largest cell over its files (data files hold the tensors).
 WITH cells(file_id, tensor, cell) AS NOT MATERIALIZED (

@@ -1,4 +1,5 @@
--- Tensors, parameters, measured bytes and bits per weight per type, for each model. Params: :pattern (LIKE on name).
+-- Tensors, parameters, measured bytes and bits per weight per type, for each model. Params: :pattern (LIKE on name; without %: the names containing it).
+-- @param pattern like
 SELECT m.name, c.type_id, c.type_name, c.tensors, c.params, c.bytes, round(c.bits_per_weight, 4) AS bits_per_weight
   FROM type_census c JOIN models m USING (model_id)
  WHERE m.name LIKE coalesce(:pattern, '%')

@@ -8,6 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "catalog/report_params.hpp"
+
 namespace modelcat::catalog {
 
 namespace {
@@ -25,7 +27,7 @@ std::set<int64_t> selected_ids(SQLite::Database& db, const ReportSelection& sel)
     bool everything = !sel.pattern && sel.refs.empty();
     SQLite::Statement all(db, "SELECT model_id FROM models WHERE :everything OR name LIKE :pattern");
     all.bind(":everything", everything ? 1 : 0);
-    if (sel.pattern) all.bind(":pattern", *sel.pattern);
+    if (sel.pattern) all.bind(":pattern", like_pattern(*sel.pattern));
     while (all.executeStep()) ids.insert(all.getColumn(0).getInt64());
     SQLite::Statement ref(db, "SELECT model_id FROM model_refs WHERE ref = :ref");
     for (const auto& r : sel.refs) {

@@ -19,12 +19,31 @@ std::vector<ParamSpec> declared_params(const std::string& sql) {
         for (std::string w; words >> w;) {
             if (w == "model") p.model = true;
             else if (w == "integer" || w == "INTEGER") p.integer = true;
+            else if (w == "like") p.like = true;
             else if (w == "required") p.required = true;
-            else throw std::runtime_error("report header: unknown word '" + w + "' in '" + line + "' (expected model, integer or required)");
+            else throw std::runtime_error("report header: unknown word '" + w + "' in '" + line + "' (expected model, integer, like or required)");
         }
         out.push_back(p);
     }
     return out;
+}
+
+std::vector<TableColumn> declared_table_columns(const std::string& sql) {
+    std::vector<TableColumn> out;
+    std::istringstream in(sql);
+    for (std::string line; std::getline(in, line);) {
+        if (!line.starts_with("-- @table ")) continue;
+        std::istringstream words(line.substr(10));
+        for (std::string w; words >> w;) {
+            size_t eq = w.find('=');
+            out.push_back({w.substr(0, eq), eq == std::string::npos ? w : w.substr(eq + 1)});
+        }
+    }
+    return out;
+}
+
+std::string like_pattern(const std::string& pattern) {
+    return pattern.find('%') == std::string::npos ? "%" + pattern + "%" : pattern;
 }
 
 int64_t resolve_model_ref(SQLite::Database& db, const std::string& ref) {
@@ -62,6 +81,7 @@ std::map<std::string, std::string> resolve_report_params(SQLite::Database& db, c
             continue;
         }
         if (p.model) it->second = std::to_string(resolve_model_ref(db, it->second));
+        if (p.like) it->second = like_pattern(it->second);
     }
     return params;
 }

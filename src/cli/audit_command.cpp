@@ -87,9 +87,10 @@ int run_audit(const Settings& settings, const std::string& db_path, const AuditF
     }
     print_failures(std::cout, result);
     int64_t id = cat.record_audit(result);
-    print_result(std::cout, cat.reader().audit_summary(id), OutputFormat::table);
+    const TableShape shape{.picked = {}, .preferred = {}, .width = terminal_width(), .wide = false};
+    print_result(std::cout, cat.reader().audit_summary(id), default_output_format(), shape);
     std::cout << "\n";
-    print_result(std::cout, cat.reader().audit_metadata(id), OutputFormat::table);
+    print_result(std::cout, cat.reader().audit_metadata(id), default_output_format(), shape);
     std::cout << "audit " << id << ": read " << result.bytes_read << " bytes in " << result.requests << " requests, "
               << result.seconds << " s\n";
     return result.passed() ? kPass : kFail;

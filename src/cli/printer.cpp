@@ -1,5 +1,8 @@
 #include "cli/printer.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -12,26 +15,8 @@ namespace modelcat::cli {
 
 namespace {
 
-// Reals read best with at most 4 decimals (bits per weight: 4.8944, GiB:
-// 4.58); tiny ones keep their significant digits.
-std::string human(const catalog::Cell& c) {
-    if (std::holds_alternative<std::monostate>(c)) return "";
-    if (auto* i = std::get_if<int64_t>(&c)) return std::to_string(*i);
-    if (auto* d = std::get_if<double>(&c)) {
-        char buf[64];
-        double a = std::fabs(*d);
-        if (a != 0 && a < 0.01) {
-            std::snprintf(buf, sizeof buf, "%.4g", *d);
-            return buf;
-        }
-        std::snprintf(buf, sizeof buf, "%.4f", *d);
-        std::string s = buf;
-        s.erase(s.find_last_not_of('0') + 1);
-        if (s.back() == '.') s.pop_back();
-        return s;
-    }
-    return std::get<std::string>(c);
-}
+// The raw value as text: integers as stored, reals to 4 decimals (bits per weight 4.8944).
+std::string human(const catalog::Cell& c) { return human_cell(c, ColumnKind::raw); }
 
 bool is_number(const catalog::Cell& c) {
     return std::holds_alternative<int64_t>(c) || std::holds_alternative<double>(c);
@@ -89,33 +74,65 @@ void print_table(std::ostream& out, const catalog::QueryResult& r, bool markdown
     for (const auto& row : cells) line(row);
 }
 
+// The indexes of `wanted` among `names` (all of them when none is wanted).
+std::vector<size_t> pick_columns(const std::vector<std::string>& names, const std::vector<std::string>& wanted) {
+    std::vector<size_t> out;
+    for (const auto& w : wanted) {
+        auto it = std::find(names.begin(), names.end(), w);
+        if (it != names.end()) {
+            out.push_back(size_t(it - names.begin()));
+            continue;
+        }
+        std::string all;
+        for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
+        throw std::invalid_argument("no column '" + w + "' in this result (its columns: " + all + ")");
+    }
+    if (wanted.empty())
+        for (size_t c = 0; c < names.size(); ++c) out.push_back(c);
+    return out;
+}
+
 }  // namespace
 
+OutputFormat default_output_format() { return ::isatty(STDOUT_FILENO) ? OutputFormat::table : OutputFormat::plain; }
+
 OutputFormat parse_output_format(const std::string& s) {
+    if (s.empty()) return default_output_format();
     if (s == "table") return OutputFormat::table;
+    if (s == "plain") return OutputFormat::plain;
     if (s == "csv") return OutputFormat::csv;
     if (s == "json") return OutputFormat::json;
     if (s == "markdown" || s == "md") return OutputFormat::markdown;
-    throw std::invalid_argument("unknown format '" + s + "' (table, csv, json, markdown)");
+    throw std::invalid_argument("unknown format '" + s + "' (table, plain, csv, json, markdown)");
 }
 
-void print_result(std::ostream& out, const catalog::QueryResult& r, OutputFormat f) {
-    ResultPrinter p(out, f);
+void print_result(std::ostream& out, const catalog::QueryResult& r, OutputFormat f, const TableShape& shape) {
+    ResultPrinter p(out, f, shape);
     p.columns(r.columns);
     for (const auto& row : r.rows) p.row(row);
     p.finish();
 }
 
 void ResultPrinter::columns(const std::vector<std::string>& names) {
-    held_.columns = names;
+    const bool own_set = format_ == OutputFormat::table && !shape_.wide;
+    std::vector<std::string> own;
+    if (own_set)
+        for (const auto& c : shape_.preferred) own.push_back(c.name);
+    kept_ = pick_columns(names, !shape_.picked.empty() ? shape_.picked : own);
+    held_.columns.clear();
+    for (size_t c : kept_) held_.columns.push_back(names[c]);
     if (format_ != OutputFormat::csv) return;
-    for (size_t c = 0; c < names.size(); ++c) out_ << (c ? "," : "") << csv_field(names[c]);
+    for (size_t c = 0; c < held_.columns.size(); ++c) out_ << (c ? "," : "") << csv_field(held_.columns[c]);
     out_ << "\n";
 }
 
-void ResultPrinter::row(std::vector<catalog::Cell> cells) {
+void ResultPrinter::row(std::vector<catalog::Cell> all) {
+    std::vector<catalog::Cell> cells;
+    cells.reserve(kept_.size());
+    for (size_t c : kept_) cells.push_back(std::move(all[c]));
     switch (format_) {
         case OutputFormat::table:
+        case OutputFormat::plain:
         case OutputFormat::markdown:
             held_bytes_ += sizeof cells;  // what holding the row costs, not only its text
             for (const auto& c : cells) held_bytes_ += sizeof c + human(c).size();
@@ -148,7 +165,8 @@ void ResultPrinter::row(std::vector<catalog::Cell> cells) {
 }
 
 void ResultPrinter::finish() {
-    if (format_ == OutputFormat::table || format_ == OutputFormat::markdown) print_table(out_, held_, format_ == OutputFormat::markdown);
+    if (format_ == OutputFormat::table) print_human_table(out_, held_, shape_);
+    else if (format_ == OutputFormat::plain || format_ == OutputFormat::markdown) print_table(out_, held_, format_ == OutputFormat::markdown);
     else if (format_ == OutputFormat::json) out_ << (rows_ ? "\n]\n" : "[]\n");
 }
 

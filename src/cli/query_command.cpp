@@ -7,6 +7,7 @@
 #include "catalog/embedded_sql.hpp"
 #include "catalog/query.hpp"
 #include "catalog/reader.hpp"
+#include "catalog/report_params.hpp"
 #include "cli/command.hpp"
 #include "cli/printer.hpp"
 #include "cli/terminal.hpp"
@@ -19,13 +20,14 @@ namespace modelcat::cli {
 namespace {
 
 struct QueryArgs {
-    std::string name, format = "table";
-    std::vector<std::string> params;
-    bool list = false;
+    std::string name, format;
+    std::vector<std::string> params, columns;
+    bool list = false, wide = false;
 };
 
-int run_report(const std::string& db_path, const std::string& name, const std::vector<std::string>& param_args, const std::string& fmt) {
-    OutputFormat of = parse_output_format(fmt);
+int run_report(const std::string& db_path, const QueryArgs& q) {
+    const std::string& name = q.name;
+    OutputFormat of = parse_output_format(q.format);
     std::string sql;
     if (auto q = catalog::bundled_query(name)) {
         sql = *q;
@@ -39,7 +41,7 @@ int run_report(const std::string& db_path, const std::string& name, const std::v
         return kExitUsage;
     }
     std::map<std::string, std::string> params;
-    for (const auto& p : param_args) {
+    for (const auto& p : q.params) {
         auto eq = p.find('=');
         if (eq == std::string::npos || eq == 0) {
             std::cerr << "modelcat query: --param takes key=value, got '" << terminal_safe(p) << "'\n";
@@ -49,7 +51,7 @@ int run_report(const std::string& db_path, const std::string& name, const std::v
     }
     catalog::Reader reader = catalog::Reader::open(db_path);
     params = reader.resolve_report_params(name, sql, std::move(params));
-    ResultPrinter printer(std::cout, of);
+    ResultPrinter printer(std::cout, of, {q.columns, catalog::declared_table_columns(sql), terminal_width(), q.wide});
     reader.run_query(sql, params, printer);
     printer.finish();
     return kExitOk;
@@ -65,7 +67,7 @@ int run_query(const std::string& db, const QueryArgs& q) {
         std::cerr << "modelcat query: name a report (see `modelcat query --list`)\n";
         return kExitUsage;
     }
-    return run_report(db, q.name, q.params, q.format);
+    return run_report(db, q);
 }
 
 }  // namespace
@@ -77,7 +79,11 @@ Command query_command(CLI::App& app, std::string& db) {
     cmd->add_option("name", q->name, "report name or path of a .sql file");
     cmd->add_option("-p,--param", q->params, "parameter key=value (bound to :key); repeatable, one each")
         ->allow_extra_args(false);  // `-p model=X policy`: policy stays the report's name
-    cmd->add_option("-f,--format", q->format, "table, csv, json or markdown");
+    cmd->add_option("-f,--format", q->format,
+                    "table (for a person: the default on a terminal), plain (aligned raw values: the default otherwise), csv, json "
+                    "or markdown");
+    cmd->add_option("--columns", q->columns, "these columns, in this order (a,b,c), in any format")->delimiter(',')->allow_extra_args(false);
+    cmd->add_flag("--wide", q->wide, "table: every column at full width (not only the report's own set, fitted to $COLUMNS)");
     cmd->add_flag("--list", q->list, "list the bundled reports");
     return {cmd, [q, &db] { return run_query(db, *q); }};
 }

@@ -62,7 +62,7 @@ Command report_command(CLI::App& app, std::string& db) {
     auto* cmd = app.add_subcommand("report", "write a self-contained HTML report of the catalogue");
     cmd->add_option("--html", r->html, "output file, '-' for stdout (one page: quant table, policy maps, scatters)")->required();
     cmd->add_option("--db", db, "catalogue database (opened read-only)");
-    cmd->add_option("--pattern", r->selection.pattern, "models whose name is LIKE this");
+    cmd->add_option("--pattern", r->selection.pattern, "models whose name is LIKE this (no %: contains it)");
     cmd->add_option("--model", r->selection.refs, "a model_id, name or location (repeatable, one each)")->allow_extra_args(false);
     return {cmd, [r, &db] { return run_report(db, r->html, r->selection); }};
 }

@@ -1,5 +1,7 @@
-// `modelcat show FILE`: one file's header, like gguf-dump, without a database.
+// `modelcat show FILE`: one file's header, like gguf-dump, without a database;
+// `--json` as one JSON object (docs/usage.md describes it).
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -96,9 +98,74 @@ void print_header(std::ostream& out, const std::string& location, const model::F
     }
 }
 
+// A metadata value as JSON: numbers exactly as the file holds them (NaN and the infinities, which
+// JSON lacks, as the strings "NaN", "Infinity", "-Infinity"); an array as its element type, length,
+// bytes and hash, with its values when it has at most 64 (longer ones are not kept while reading).
+void append_json_value(std::string& out, const model::MetadataEntry& e) {
+    out += "{\"type\": \"" + std::string(model::value_type_name(e.type)) + "\", ";
+    std::visit(
+        [&](const auto& v) {
+            using T = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<T, std::string>) {
+                out += "\"value\": ";
+                format::append_json_string(out, v);
+            } else if constexpr (std::is_same_v<T, bool>) {
+                out += v ? "\"value\": true" : "\"value\": false";
+            } else if constexpr (std::is_same_v<T, double>) {
+                out += "\"value\": " + (std::isnan(v) ? "\"NaN\"" : std::isinf(v) ? (v > 0 ? "\"Infinity\"" : "\"-Infinity\"")
+                                                                      : format::json_number(v));
+            } else if constexpr (std::is_same_v<T, model::ArraySummary>) {
+                out += "\"element_type\": \"" + std::string(model::value_type_name(v.element_type)) + "\", \"length\": " +
+                       std::to_string(v.length) + ", \"bytes\": " + std::to_string(v.byte_size) + ", \"hash\": \"" +
+                       model::hex64(v.content_hash) + "\"";
+                if (v.json) out += ", \"values\": " + *v.json;
+            } else {
+                out += "\"value\": " + std::to_string(v);
+            }
+        },
+        e.value);
+    out += "}";
+}
+
+// The header as one JSON object: the file's layout, metadata by key (in file order), tensors, warnings.
+std::string header_json(const std::string& location, const model::FileHeader& h) {
+    std::string out = "{\"location\": ";
+    format::append_json_string(out, location);
+    out += ",\n \"format\": \"" + std::string(model::format_name(h.format)) + "\"";
+    if (h.format == model::Format::gguf)
+        out += ", \"version\": " + std::to_string(h.version) + ", \"endianness\": \"" + (h.big_endian ? "big" : "little") +
+               "\", \"alignment\": " + std::to_string(h.alignment);
+    out += ", \"file_bytes\": " + std::to_string(h.file_size) + ", \"header_bytes\": " + std::to_string(h.header_bytes) +
+           ", \"data_start\": " + std::to_string(h.data_start) + ",\n \"metadata\": {";
+    for (size_t i = 0; i < h.metadata.size(); ++i) {
+        out += i ? ",\n  " : "\n  ";
+        format::append_json_string(out, h.metadata[i].key);
+        out += ": ";
+        append_json_value(out, h.metadata[i]);
+    }
+    out += "},\n \"tensors\": [";
+    for (size_t i = 0; i < h.tensors.size(); ++i) {
+        const auto& t = h.tensors[i];
+        out += i ? ",\n  {\"name\": " : "\n  {\"name\": ";
+        format::append_json_string(out, t.name);
+        out += ", \"type\": ";
+        format::append_json_string(out, t.type_name);
+        if (t.type_id) out += ", \"type_id\": " + std::to_string(*t.type_id);
+        out += ", \"dims\": " + format::json_dims(t.dims) + ", \"n_elements\": " + std::to_string(t.n_elements) +
+               ", \"offset\": " + std::to_string(t.offset) + ", \"bytes\": " + std::to_string(t.bytes) + "}";
+    }
+    out += "],\n \"warnings\": [";
+    for (size_t i = 0; i < h.warnings.size(); ++i) {
+        out += (i ? ", {\"offset\": " : "{\"offset\": ") + std::to_string(h.warnings[i].offset) + ", \"message\": ";
+        format::append_json_string(out, h.warnings[i].message);
+        out += "}";
+    }
+    return out + "]}\n";
+}
+
 struct ShowArgs {
     std::string path;
-    bool all = false;
+    bool all = false, json = false;
 };
 
 int run_show(const ShowArgs& s) {
@@ -106,7 +173,8 @@ int run_show(const ShowArgs& s) {
         io::LocalReader inline_reads(0);
         io::SyncFile file(inline_reads, io::RangeRequest{s.path});
         const model::FileHeader header = io::read_header(file, {});
-        print_header(std::cout, s.path, header, file.bytes_read(), file.requests(), s.all);
+        if (s.json) std::cout << json_without_c1(header_json(s.path, header));
+        else print_header(std::cout, s.path, header, file.bytes_read(), file.requests(), s.all);
     } catch (const model::FormatError& e) {
         std::cerr << "error: " << terminal_safe(e.failure(s.path).describe()) << "\n";
         return kExitSomeFailed;
@@ -124,6 +192,7 @@ Command show_command(CLI::App& app) {
     auto* cmd = app.add_subcommand("show", "print one file's header (no database)");
     cmd->add_option("file", s->path, "a GGUF or safetensors file")->required();
     cmd->add_flag("--all", s->all, "list every tensor");
+    cmd->add_flag("--json", s->json, "the header as one JSON object: metadata by key, every tensor (docs/usage.md)");
     return {cmd, [s] { return run_show(*s); }};
 }
 

@@ -1,0 +1,231 @@
+#include "cli/human_table.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <numeric>
+#include <optional>
+
+#include "cli/terminal.hpp"
+#include "model/ggml_types.hpp"
+
+namespace modelcat::cli {
+
+namespace {
+
+constexpr std::string_view kEllipsis = "\xe2\x80\xa6";  // U+2026, one cell
+constexpr size_t kMinTextWidth = 12;                    // a text column is not elided below this (or its header)
+
+std::vector<std::string_view> words(std::string_view name) {
+    std::vector<std::string_view> out;
+    for (size_t start = 0;;) {
+        size_t end = name.find('_', start);
+        out.push_back(name.substr(start, end - start));
+        if (end == std::string_view::npos) return out;
+        start = end + 1;
+    }
+}
+
+// Three significant digits and a unit: 8.03 B, 135 M; 4.58 GiB, 512 B.
+std::string scaled(double v, double step, const char* const* units, size_t n_units) {
+    double a = std::fabs(v);
+    size_t u = 0;
+    while (a >= step && u + 1 < n_units) a /= step, ++u;
+    char buf[48];
+    if (u == 0) std::snprintf(buf, sizeof buf, "%.0f%s%s", v, *units[0] ? " " : "", units[0]);
+    else std::snprintf(buf, sizeof buf, a < 10 ? "%.2f %s" : a < 100 ? "%.1f %s" : "%.0f %s", std::copysign(a, v), units[u]);
+    return buf;
+}
+
+std::string grouped(int64_t v) {
+    std::string digits = std::to_string(v < 0 ? -(v + 1) + uint64_t{1} : uint64_t(v));
+    std::string out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return v < 0 ? "-" + out : out;
+}
+
+std::string real(double d) {
+    char buf[64];
+    if (d != 0 && std::fabs(d) < 0.01) {
+        std::snprintf(buf, sizeof buf, "%.4g", d);
+        return buf;
+    }
+    std::snprintf(buf, sizeof buf, "%.4f", d);
+    std::string s = buf;
+    s.erase(s.find_last_not_of('0') + 1);
+    if (s.back() == '.') s.pop_back();
+    return s;
+}
+
+// "12:193 14:33 0:66" -> "Q4_K:193 Q6_K:33 F32:66"; a dtype census (safetensors) stays as it is.
+std::string named_census(const std::string& census) {
+    std::string out;
+    for (size_t start = 0; start < census.size();) {
+        size_t end = std::min(census.find(' ', start), census.size());
+        std::string_view pair(census.data() + start, end - start);
+        size_t colon = pair.find(':');
+        std::string_view id = pair.substr(0, colon);
+        bool numeric = colon != std::string_view::npos && !id.empty() && id.size() < 10 &&
+                       std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
+        if (!out.empty()) out += ' ';
+        if (numeric) out += model::ggml_type_name(uint32_t(std::stoul(std::string(id)))) + std::string(pair.substr(colon));
+        else out += pair;
+        start = end + 1;
+    }
+    return out;
+}
+
+// A location column less the folder all its rows share, which the returned note names ("" when
+// none); beside a name column, which names the file, only each file's folder ("./": that one).
+std::string shorten_locations(std::vector<std::vector<std::string>>& cells, size_t column, bool named) {
+    std::optional<std::string> shared;
+    for (auto& row : cells) {
+        std::string& s = row[column];
+        const std::string folder = s.substr(0, s.rfind('/') + 1);
+        if (named && !folder.empty()) s = folder;
+        if (s.empty()) continue;
+        if (!shared) shared = folder;
+        size_t n = 0;
+        while (n < shared->size() && n < s.size() && (*shared)[n] == s[n]) ++n;
+        shared->resize(n);
+    }
+    std::string folder = shared ? shared->substr(0, shared->rfind('/') + 1) : "";
+    if (folder.empty()) return named ? "the folder of each file" : "";
+    for (auto& row : cells)
+        if (!row[column].empty()) row[column] = row[column].size() > folder.size() ? row[column].substr(folder.size()) : "./";
+    return std::string(named ? "the folder of each file, " : "") + "under " + folder;
+}
+
+size_t total_width(const std::vector<size_t>& w, size_t n) {
+    return n ? std::accumulate(w.begin(), w.begin() + n, size_t{0}) + 2 * (n - 1) : 0;
+}
+
+// Narrows the first n columns' widths `w` to fit `limit`, the widest elidable column first (the
+// first column, which names the row, counts half its width), none below `floor`; false when even
+// the floors do not fit.
+bool shrink_to_fit(std::vector<size_t>& w, const std::vector<size_t>& floor, size_t n, size_t limit) {
+    auto weight = [&](size_t c) { return c == 0 ? w[c] / 2 : w[c]; };
+    while (total_width(w, n) > limit) {
+        size_t widest = n;
+        for (size_t c = 0; c < n; ++c)
+            if (w[c] > floor[c] && (widest == n || weight(c) > weight(widest))) widest = c;
+        if (widest == n) return false;
+        --w[widest];
+    }
+    return true;
+}
+
+}  // namespace
+
+ColumnKind column_kind(std::string_view name) {
+    const auto w = words(name);
+    if (name == "location") return ColumnKind::location;
+    if (w.front() == "census") return ColumnKind::census;
+    if (std::find(w.begin(), w.end(), "bytes") != w.end()) return ColumnKind::bytes;
+    if (w.back() == "params") return ColumnKind::params;
+    if (w.back() == "id") return ColumnKind::raw;
+    return ColumnKind::count;  // applies to integers only; text stays text
+}
+
+std::string human_cell(const catalog::Cell& c, ColumnKind kind) {
+    static const char* const kBinary[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    static const char* const kDecimal[] = {"", "K", "M", "B", "T", "Q"};
+    if (std::holds_alternative<std::monostate>(c)) return "";
+    if (auto* s = std::get_if<std::string>(&c)) return kind == ColumnKind::census ? named_census(*s) : *s;
+    const auto* i = std::get_if<int64_t>(&c);
+    const double v = i ? double(*i) : std::get<double>(c);
+    switch (kind) {
+        case ColumnKind::bytes: return scaled(v, 1024, kBinary, std::size(kBinary));
+        case ColumnKind::params: return i && std::llabs(*i) < 1000 ? std::to_string(*i) : scaled(v, 1000, kDecimal, std::size(kDecimal));
+        case ColumnKind::raw: return i ? std::to_string(*i) : real(v);
+        default: return i ? grouped(*i) : real(v);
+    }
+}
+
+size_t terminal_width() {
+    const char* env = std::getenv("COLUMNS");
+    char* end = nullptr;
+    long n = env ? std::strtol(env, &end, 10) : 0;
+    return env && *env && end && *end == '\0' && n >= 20 && n <= 10000 ? size_t(n) : 120;
+}
+
+size_t display_width(std::string_view s) {
+    return size_t(std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+std::string elide_middle(std::string_view s, size_t width) {
+    if (display_width(s) <= width) return std::string(s);
+    if (width == 0) return "";
+    const size_t tail = (width - 1) / 2, head = width - 1 - tail;
+    auto byte_at = [&](size_t points) {  // byte index of code point `points`
+        size_t i = 0;
+        for (size_t seen = 0; i < s.size(); ++i)
+            if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && seen++ == points) break;
+        return i;
+    };
+    return std::string(s.substr(0, byte_at(head))) + std::string(kEllipsis) + std::string(s.substr(byte_at(display_width(s) - tail)));
+}
+
+void print_human_table(std::ostream& out, const catalog::QueryResult& r, const TableShape& shape) {
+    const size_t n = r.columns.size();
+    std::vector<std::string> header;
+    std::vector<ColumnKind> kinds;
+    for (const auto& name : r.columns) {
+        auto own = std::find_if(shape.preferred.begin(), shape.preferred.end(), [&](const auto& c) { return c.name == name; });
+        header.push_back(terminal_safe(own != shape.preferred.end() ? own->label : name));
+        kinds.push_back(column_kind(name));
+    }
+    std::vector<std::vector<std::string>> cells;
+    std::vector<bool> right(n, true);
+    for (const auto& row : r.rows) {
+        auto& line = cells.emplace_back();
+        for (size_t c = 0; c < n; ++c) {
+            line.push_back(terminal_safe(human_cell(row[c], kinds[c])));
+            if (std::holds_alternative<std::string>(row[c])) right[c] = false;
+        }
+    }
+    std::vector<std::string> notes;
+    const bool named = std::find(r.columns.begin(), r.columns.end(), "name") != r.columns.end();
+    for (size_t c = 0; c < n; ++c) {
+        std::string note = kinds[c] == ColumnKind::location && !cells.empty() ? shorten_locations(cells, c, named) : "";
+        if (!note.empty()) notes.push_back(header[c] + ": " + note);
+    }
+    std::vector<size_t> w(n), floor(n);
+    for (size_t c = 0; c < n; ++c) {
+        w[c] = display_width(header[c]);
+        for (const auto& line : cells) w[c] = std::max(w[c], display_width(line[c]));
+        floor[c] = right[c] ? w[c] : std::max(display_width(header[c]), std::min(w[c], kMinTextWidth));
+    }
+    size_t shown = n;
+    if (!shape.wide) {
+        std::vector<size_t> full = w;
+        while (shown > 1 && !shrink_to_fit(w = full, floor, shown, shape.width)) --shown;
+        if (shown == 1) shrink_to_fit(w, std::vector<size_t>(n, 1), 1, shape.width);
+    }
+    auto print_line = [&](const std::vector<std::string>& v) {
+        std::string line;
+        for (size_t c = 0; c < shown; ++c) {
+            std::string s = elide_middle(v[c], w[c]);
+            std::string pad(w[c] - display_width(s), ' ');
+            line += (c ? "  " : "") + (right[c] ? pad + s : s + (c + 1 < shown ? pad : ""));
+        }
+        out << line << "\n";
+    };
+    print_line(header);
+    std::vector<std::string> rule;
+    for (size_t c = 0; c < n; ++c) rule.push_back(std::string(w[c], '-'));
+    print_line(rule);
+    for (const auto& line : cells) print_line(line);
+    if (shown < n) {
+        std::string left_off;
+        for (size_t c = shown; c < n; ++c) left_off += (c > shown ? ", " : "") + header[c];
+        notes.push_back("not shown (too wide): " + left_off + "; --wide or --columns shows them");
+    }
+    for (const auto& note : notes) out << (shape.wide ? note : elide_middle(note, shape.width)) << "\n";
+}
+
+}  // namespace modelcat::cli
