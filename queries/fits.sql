@@ -5,7 +5,7 @@
 -- @param swa_full integer
 -- @param vram required
 -- @param pattern like
--- @table name location file_type_name=file_type bits_per_weight=bpw ctx total_bytes=total fits gpu_layers ram_bytes=ram max_ctx note
+-- @table name location file_type_name=file_type bits_per_weight=bpw total_bytes=total fits gpu_layers ram_bytes=ram max_ctx
 WITH sizes AS (SELECT 'vram' AS what, CAST(:vram AS TEXT) AS txt UNION ALL SELECT 'ram', CAST(:ram AS TEXT)
                 UNION ALL SELECT 'margin', CAST(:margin AS TEXT)),
      parsed AS (SELECT what, CAST(CAST(rtrim(txt, 'KMGTkmgtIiBb') AS REAL) *

@@ -4,7 +4,7 @@
 -- @param ubatch integer
 -- @param swa_full integer
 -- @param model model
--- @table name location ctx ctx_train cache flash weights_bytes=weights kv_bytes=kv compute_bytes=compute total_bytes=total basis note
+-- @table name location ctx weights_bytes=weights kv_bytes=kv compute_bytes=compute total_bytes=total basis note
 -- in sqlite3: .param set :ctx 32768 (and the others), then .read queries/memory.sql
 WITH s AS (SELECT coalesce(:ctx, 4096) AS ctx, coalesce(:cache, 'f16') AS cache, coalesce(:batch, 2048) AS batch,
                   coalesce(:ubatch, 512) AS ubatch, coalesce(:flash, 'auto') <> 'off' AS flash, coalesce(:swa_full, 0) AS swa_full),

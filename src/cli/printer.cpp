@@ -3,8 +3,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
 #include <stdexcept>
 
 #include "cli/terminal.hpp"
@@ -16,14 +14,14 @@ namespace modelcat::cli {
 namespace {
 
 // The raw value as text: integers as stored, reals to 4 decimals (bits per weight 4.8944).
-std::string human(const catalog::Cell& c) { return human_cell(c, ColumnKind::raw); }
+std::string raw_text(const catalog::Cell& c) { return human_cell(c, ColumnKind::raw); }
 
 bool is_number(const catalog::Cell& c) {
     return std::holds_alternative<int64_t>(c) || std::holds_alternative<double>(c);
 }
 
 std::string csv_field(const catalog::Cell& c) {
-    std::string s = std::holds_alternative<double>(c) ? format::json_number(std::get<double>(c)) : human(c);
+    std::string s = std::holds_alternative<double>(c) ? format::json_number(std::get<double>(c)) : raw_text(c);
     if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
     std::string q = "\"";
     for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
@@ -40,7 +38,7 @@ void print_table(std::ostream& out, const catalog::QueryResult& r, bool markdown
     for (const auto& row : r.rows) {
         cells.emplace_back();
         for (size_t c = 0; c < row.size(); ++c) {
-            std::string s = terminal_safe(human(row[c]));
+            std::string s = terminal_safe(raw_text(row[c]));
             if (markdown) {
                 std::string e;
                 for (char ch : s) e += ch == '|' ? std::string("\\|") : ch == '\n' ? std::string(" ") : std::string(1, ch);
@@ -119,6 +117,7 @@ void ResultPrinter::columns(const std::vector<std::string>& names) {
     if (own_set)
         for (const auto& c : shape_.preferred) own.push_back(c.name);
     kept_ = pick_columns(names, !shape_.picked.empty() ? shape_.picked : own);
+    if (!shape_.picked.empty() || !own_set) shape_.preferred.clear();  // its labels head its own set only
     held_.columns.clear();
     for (size_t c : kept_) held_.columns.push_back(names[c]);
     if (format_ != OutputFormat::csv) return;
@@ -135,7 +134,7 @@ void ResultPrinter::row(std::vector<catalog::Cell> all) {
         case OutputFormat::plain:
         case OutputFormat::markdown:
             held_bytes_ += sizeof cells;  // what holding the row costs, not only its text
-            for (const auto& c : cells) held_bytes_ += sizeof c + human(c).size();
+            for (const auto& c : cells) held_bytes_ += sizeof c + raw_text(c).size();
             if (held_bytes_ > model::Limits::max_table_bytes)
                 throw std::runtime_error("the result passes " + std::to_string(model::Limits::max_table_bytes >> 20) +
                                          " MiB as an aligned table: use -f csv or -f json, which stream it");
