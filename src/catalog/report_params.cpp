@@ -7,21 +7,38 @@
 
 namespace modelcat::catalog {
 
+namespace {
+
+// The words of each header line `-- @TAG word...` of a report, line by line.
+std::vector<std::vector<std::string>> header_lines(const std::string& sql, const std::string& tag) {
+    std::vector<std::vector<std::string>> out;
+    std::istringstream in(sql);
+    const std::string prefix = "-- @" + tag + " ";
+    for (std::string line; std::getline(in, line);) {
+        if (!line.starts_with(prefix)) continue;
+        std::istringstream words(line.substr(prefix.size()));
+        auto& words_of_line = out.emplace_back();
+        for (std::string w; words >> w;) words_of_line.push_back(w);
+    }
+    return out;
+}
+
+}  // namespace
+
 std::vector<ParamSpec> declared_params(const std::string& sql) {
     std::vector<ParamSpec> out;
-    std::istringstream in(sql);
-    for (std::string line; std::getline(in, line);) {
-        if (!line.starts_with("-- @param ")) continue;
-        std::istringstream words(line.substr(10));
+    for (const auto& words : header_lines(sql, "param")) {
+        if (words.empty()) continue;
         ParamSpec p;
-        words >> p.name;
-        if (p.name.starts_with(":")) p.name.erase(0, 1);
-        for (std::string w; words >> w;) {
+        p.name = words[0].starts_with(":") ? words[0].substr(1) : words[0];
+        for (size_t i = 1; i < words.size(); ++i) {
+            const std::string& w = words[i];
             if (w == "model") p.model = true;
             else if (w == "integer" || w == "INTEGER") p.integer = true;
             else if (w == "like") p.like = true;
             else if (w == "required") p.required = true;
-            else throw std::runtime_error("report header: unknown word '" + w + "' in '" + line + "' (expected model, integer, like or required)");
+            else throw std::runtime_error("report header: unknown word '" + w + "' in '-- @param " + p.name +
+                                         " ...' (expected model, integer, like or required)");
         }
         out.push_back(p);
     }
@@ -30,15 +47,11 @@ std::vector<ParamSpec> declared_params(const std::string& sql) {
 
 std::vector<TableColumn> declared_table_columns(const std::string& sql) {
     std::vector<TableColumn> out;
-    std::istringstream in(sql);
-    for (std::string line; std::getline(in, line);) {
-        if (!line.starts_with("-- @table ")) continue;
-        std::istringstream words(line.substr(10));
-        for (std::string w; words >> w;) {
+    for (const auto& words : header_lines(sql, "table"))
+        for (const std::string& w : words) {
             size_t eq = w.find('=');
             out.push_back({w.substr(0, eq), eq == std::string::npos ? w : w.substr(eq + 1)});
         }
-    }
     return out;
 }
 
