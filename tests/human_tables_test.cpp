@@ -228,4 +228,21 @@ TEST_F(HumanTables, DiffMetadataListsKeysAndExitsLikeDiff) {
     EXPECT_EQ(missing.exit_code, 2);
 }
 
+// diff_metadata reads the two models' rows by index (files_model, then metadata's primary key),
+// whatever the catalogue's size: no step of its plan scans metadata or files.
+TEST_F(HumanTables, DiffMetadataReadsOnlyTheTwoModels) {
+    SQLite::Database catalogue(db(), SQLite::OPEN_READONLY);
+    SQLite::Statement plan(catalogue, "EXPLAIN QUERY PLAN " + std::string(*catalog::bundled_query("diff_metadata")));
+    plan.bind(":a", 1), plan.bind(":b", 2);
+    std::string steps;
+    while (plan.executeStep()) steps += plan.getColumn(3).getString() + "\n";
+    EXPECT_NE(steps.find("SEARCH m USING PRIMARY KEY"), std::string::npos) << steps;
+    EXPECT_NE(steps.find("SEARCH f USING INDEX files_model"), std::string::npos) << steps;
+    EXPECT_EQ(steps.find("SCAN m"), std::string::npos) << steps;
+    EXPECT_EQ(steps.find("SCAN f"), std::string::npos) << steps;
+    EXPECT_EQ(test::run_modelcat("query diff_metadata -p a=" + kQ4KM + " -p b=Meta-Llama-3.1-8B-Instruct-Q4_K_L --db " + db()).out,
+              "key  change  a_type  b_type  a_value  b_value\n---  ------  ------  ------  -------  -------\n")
+        << "the lineup's quants share their metadata";
+}
+
 }  // namespace

@@ -139,7 +139,7 @@ std::string human_cell(const catalog::Cell& c, ColumnKind kind) {
     const double v = i ? double(*i) : std::get<double>(c);
     switch (kind) {
         case ColumnKind::bytes: return scaled(v, 1024, kBinary, std::size(kBinary));
-        case ColumnKind::params: return i && std::llabs(*i) < 1000 ? std::to_string(*i) : scaled(v, 1000, kDecimal, std::size(kDecimal));
+        case ColumnKind::params: return i && *i > -1000 && *i < 1000 ? std::to_string(*i) : scaled(v, 1000, kDecimal, std::size(kDecimal));
         case ColumnKind::raw: return i ? std::to_string(*i) : real(v);
         default: return i ? grouped(*i) : real(v);
     }
