@@ -136,6 +136,15 @@ protected:
         EXPECT_EQ(crawl.exit_code, 0) << crawl.err;
     }
     static void TearDownTestSuite() { delete dir_; }
+    // The whole catalogue's page probed once for the tests that read it (each filter is tried alone,
+    // then cleared, before the sort clicks and the table's reading).
+    static const std::string& whole_page_probe() {
+        static const std::string json = probe_report(
+            dir_->path(), db_, "",
+            R"([["filter","q6"],["filter-architecture","qwen2"],["filter-file-type","MOSTLY_Q4_K_M"],)"
+            R"(["filter-type","Q8_0"],["filter-min-gib","4"],["filter-max-gib","4.6"]])");
+        return json;
+    }
     static inline test::TempDir* dir_;
     static inline fs::path db_;
 };
@@ -143,7 +152,7 @@ protected:
 TEST_F(HtmlReportInBrowser, ScatterLabelsDoNotOverlapAndEveryMarkIsInTheLegend) {
     if (!have_chromium()) GTEST_SKIP() << "chromium is not installed (scripts/install-deps installs Debian's chromium)";
     simdjson::dom::parser parser;
-    std::string json = probe_report(dir_->path(), db_, "", "[]");
+    const std::string& json = whole_page_probe();
     simdjson::dom::element probe = parser.parse(json);
     size_t scatters = 0;
     for (auto s : probe["scatters"].get_array()) {
@@ -185,9 +194,7 @@ TEST_F(HtmlReportInBrowser, LineupScatterLabelsAllShownApart) {
 TEST_F(HtmlReportInBrowser, FiltersByNameArchitectureTypeAndSize) {
     if (!have_chromium()) GTEST_SKIP() << "chromium is not installed (scripts/install-deps installs Debian's chromium)";
     simdjson::dom::parser parser;
-    std::string json = probe_report(dir_->path(), db_, "",
-                                    R"([["filter","q6"],["filter-architecture","qwen2"],["filter-file-type","MOSTLY_Q4_K_M"],)"
-                                    R"(["filter-type","Q8_0"],["filter-min-gib","4"],["filter-max-gib","4.6"]])");
+    const std::string& json = whole_page_probe();
     simdjson::dom::element f = parser.parse(json)["filters"];
     auto rows = [&](const char* key) { return strings(f[key]["rows"]); };
     EXPECT_EQ(rows("filter=q6"), (std::set<std::string>{kPrefix + "Q6_K"}));
@@ -210,7 +217,7 @@ TEST_F(HtmlReportInBrowser, FiltersByNameArchitectureTypeAndSize) {
 TEST_F(HtmlReportInBrowser, SortOrderIsShownAndFollowsTheClickedHeading) {
     if (!have_chromium()) GTEST_SKIP() << "chromium is not installed (scripts/install-deps installs Debian's chromium)";
     simdjson::dom::parser parser;
-    std::string json = probe_report(dir_->path(), db_, "", "[]");
+    const std::string& json = whole_page_probe();
     simdjson::dom::element sort = parser.parse(json)["sort"];
     EXPECT_EQ(std::string(sort["initial"]["header"].get_string().value()), "architecture");
     EXPECT_EQ(std::string(sort["initial"]["direction"].get_string().value()), "ascending");
@@ -235,7 +242,7 @@ TEST_F(HtmlReportInBrowser, SortOrderIsShownAndFollowsTheClickedHeading) {
 TEST_F(HtmlReportInBrowser, TableShowsTypeNamesLocationsAndTheLastCrawl) {
     if (!have_chromium()) GTEST_SKIP() << "chromium is not installed (scripts/install-deps installs Debian's chromium)";
     simdjson::dom::parser parser;
-    std::string json = probe_report(dir_->path(), db_, "", "[]");
+    const std::string& json = whole_page_probe();
     simdjson::dom::element probe = parser.parse(json);
     // the census from the catalogue's census rows, named there, in quant_summary's order
     std::map<std::string, std::string> want_census = by_name(
