@@ -1,7 +1,8 @@
 // `modelcat report --html` measured and worked in headless Chromium: a copy of the page with
 // tests/html_probe.js appended (after the page's own script) is loaded with --dump-dom, and the
 // probe's findings (label boxes as laid out, computed colours and outlines, what each filter leaves
-// shown, the sort order before and after clicks, the table's cells) are checked against the catalogue.
+// shown, the sort order before and after clicks, the table's cells) are checked against the catalogue;
+// without a browser, the group section of a one-policy selection and the header's crawl line.
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 #include <simdjson.h>
@@ -12,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "catalog/writer.hpp"
 #include "kit/gguf_writer.hpp"
 #include "kit/llama31.hpp"
 #include "support.hpp"
@@ -293,6 +295,27 @@ TEST(HtmlReportCommand, AGroupNeedsTwoPoliciesWithinTheSelection) {
     page = read_text(html);
     EXPECT_NE(page.find("MOSTLY_Q4_K_M: 3 models, 2 policies</h3>"), std::string::npos);
     EXPECT_EQ(page.find("No two models of this selection"), std::string::npos);
+}
+
+// No browser: the header's crawl line for a catalogue never crawled and for a crawl still running.
+TEST(HtmlReportCommand, TheHeaderNamesTheCatalogueAndItsLastCrawl) {
+    test::TempDir dir;
+    const std::string db = (dir / "c.db").string(), html = (dir / "r.html").string();
+    { catalog::Writer cat(db); }
+    ASSERT_EQ(test::run_modelcat("report --html '" + html + "' --db '" + db + "'").exit_code, 0);
+    EXPECT_NE(read_text(html).find("<p class=\"source\">Catalogue <code>" + db + "</code> · never crawled</p>"), std::string::npos);
+    kit::llama31_quant("Q8_0").write(dir / "q.gguf");
+    ASSERT_EQ(test::run_modelcat("crawl --quiet --db '" + db + "' '" + (dir / "q.gguf").string() + "'").exit_code, 0);
+    const std::string started = test::sql_value(db, "SELECT started_at FROM crawls WHERE crawl_id = 1");
+    {
+        SQLite::Database w(db, SQLite::OPEN_READWRITE);  // as a crawl that is still running (or was killed) leaves it
+        w.exec("UPDATE crawls SET finished_at = NULL WHERE crawl_id = 1");
+    }
+    ASSERT_EQ(test::run_modelcat("report --html '" + html + "' --db '" + db + "'").exit_code, 0);
+    EXPECT_NE(read_text(html).find("last crawl #1 started <time datetime=\"" + started + "\">" + started.substr(0, 10) + " " +
+                                   started.substr(11, 8) + " UTC</time>, not finished</p>"),
+              std::string::npos)
+        << read_text(html).substr(0, 1500);
 }
 
 }  // namespace html_probe
