@@ -6,7 +6,10 @@
 
 #include "catalog/writer.hpp"
 #include "crawl/crawler.hpp"
+#include "model/census.hpp"
 #include "report/html_report.hpp"
+#include "report/html_table.hpp"
+#include "report/html_text.hpp"
 #include "report/policy_compare.hpp"
 #include "support.hpp"
 
@@ -116,3 +119,34 @@ TEST(HtmlReportSelection, LargerSelectionsAskForAPattern) {
 }
 
 }  // namespace
+
+TEST(HtmlText, ElideMiddleKeepsWholeCharactersAtBothEnds) {
+    EXPECT_EQ(report::elide_middle("Meta-Llama-3.1-8B-Instruct-Q4_K_M", 24), "Meta-Llama-\u2026truct-Q4_K_M");
+    EXPECT_EQ(report::text_length(report::elide_middle("Meta-Llama-3.1-8B-Instruct-Q4_K_M", 24)), 24u);
+    EXPECT_EQ(report::elide_middle("Meta-Llama-3.1-8B-Instruct-Q4_K_M", 20, 5), "Meta-\u2026nstruct-Q4_K_M");
+    EXPECT_EQ(report::elide_middle("short", 20), "short");
+    EXPECT_EQ(report::elide_middle("\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9", 5), "\u00e9\u00e9\u2026\u00e9\u00e9");  // never half a character
+}
+
+TEST(HtmlTable, LocationsShowTheFoldersThatDiffer) {
+    auto at = [](std::vector<std::string> locations) {
+        std::vector<catalog::ReportModel> models;
+        for (auto& l : locations) {
+            models.emplace_back();
+            models.back().location = l;
+        }
+        return report::location_labels(models);
+    };
+    EXPECT_EQ(at({"/m/bartowski/L-GGUF/x-Q6_K.gguf", "/m/unsloth/L-GGUF/x-Q6_K.gguf", "/m/x-Q6_K.gguf"}),
+              (std::vector<std::string>{"bartowski/L-GGUF", "unsloth/L-GGUF", "m"}));
+    EXPECT_EQ(at({"/srv/lineup/a.gguf", "/srv/lineup/b.gguf"}), (std::vector<std::string>{"lineup", "lineup"}));
+    EXPECT_EQ(at({"/m/ab/x.gguf", "/m/ac/x.gguf"}), (std::vector<std::string>{"ab", "ac"}));  // whole folder names
+    EXPECT_EQ(at({"/m/" + std::string(60, 'a') + "/x.gguf", "/m/b/x.gguf"})[0], std::string(19, 'a') + "\u2026" + std::string(20, 'a'));
+}
+
+TEST(HtmlTable, CensusInTypeNamesFromTheGgmlTable) {
+    EXPECT_EQ(model::census_with_names("12:193 14:33 0:66"), "Q4_K:193 Q6_K:33 F32:66");
+    EXPECT_EQ(model::census_with_names("BF16:291"), "BF16:291");  // safetensors dtypes as stored
+    EXPECT_EQ(model::census_with_names("999:2 8:1"), "type_999:2 Q8_0:1");
+    EXPECT_EQ(model::census_with_names(""), "");
+}

@@ -42,7 +42,7 @@ std::set<int64_t> selected_ids(SQLite::Database& db, const ReportSelection& sel)
 // One row per selected model: the quant table's columns, majority type, kind, policy and recipe.
 std::vector<ReportModel> load_models(SQLite::Database& db, const std::set<int64_t>& ids) {
     SQLite::Statement st(db, R"(
-        SELECT q.model_id, q.name, q.format, q.architecture, q.file_type, f.name, q.file_bytes, q.params,
+        SELECT q.model_id, q.name, q.location, q.format, q.architecture, q.file_type, f.name, q.file_bytes, q.params,
                q.bits_per_weight, q.census,
                (SELECT mj.type_name FROM model_majority_type mj WHERE mj.model_id = q.model_id),
                q.kind, (SELECT policy_hash FROM models WHERE model_id = q.model_id), r.recipe, r.why
@@ -57,19 +57,20 @@ std::vector<ReportModel> load_models(SQLite::Database& db, const std::set<int64_
         ReportModel m;
         m.id = id;
         m.name = text(st.getColumn(1));
-        m.format = text(st.getColumn(2));
-        m.architecture = text(st.getColumn(3));
-        m.file_type = opt_int(st.getColumn(4));
-        m.file_type_name = text(st.getColumn(5));
-        m.file_bytes = opt_int(st.getColumn(6));
-        m.params = opt_int(st.getColumn(7));
-        if (!st.getColumn(8).isNull()) m.bits_per_weight = st.getColumn(8).getDouble();
-        m.census = text(st.getColumn(9));
-        m.majority_type = text(st.getColumn(10));
-        const std::string kind = text(st.getColumn(11));
-        m.policy_hash = text(st.getColumn(12));
-        m.recipe = text(st.getColumn(13));
-        m.recipe_why = text(st.getColumn(14));
+        m.location = text(st.getColumn(2));
+        m.format = text(st.getColumn(3));
+        m.architecture = text(st.getColumn(4));
+        m.file_type = opt_int(st.getColumn(5));
+        m.file_type_name = text(st.getColumn(6));
+        m.file_bytes = opt_int(st.getColumn(7));
+        m.params = opt_int(st.getColumn(8));
+        if (!st.getColumn(9).isNull()) m.bits_per_weight = st.getColumn(9).getDouble();
+        m.census = text(st.getColumn(10));
+        m.majority_type = text(st.getColumn(11));
+        const std::string kind = text(st.getColumn(12));
+        m.policy_hash = text(st.getColumn(13));
+        m.recipe = text(st.getColumn(14));
+        m.recipe_why = text(st.getColumn(15));
         if (kind != "model") m.model_kind = kind;
         out.push_back(std::move(m));
     }
@@ -115,7 +116,9 @@ std::vector<ReportGroup> load_groups(SQLite::Database& db, const std::vector<Rep
         for (std::string id; std::getline(ids, id, ',');)
             if (auto it = index.find(std::stoll(id)); it != index.end()) g.members.push_back(it->second);
         std::sort(g.members.begin(), g.members.end());
-        if (g.members.size() > 1) out.push_back(std::move(g));
+        std::set<std::string> policies;  // a selection can hold one policy of a group: then it is no group
+        for (size_t i : g.members) policies.insert(models[i].policy_hash);
+        if (policies.size() > 1) out.push_back(std::move(g));
     }
     return out;
 }
@@ -125,6 +128,12 @@ std::vector<ReportType> load_ggml_types(SQLite::Database& db) {
     SQLite::Statement st(db, "SELECT name, type_id, bits_per_weight FROM ggml_types ORDER BY bits_per_weight, type_id");
     while (st.executeStep()) out.push_back({text(st.getColumn(0)), st.getColumn(1).getInt64(), st.getColumn(2).getDouble()});
     return out;
+}
+
+std::optional<ReportCrawl> load_last_crawl(SQLite::Database& db) {
+    SQLite::Statement st(db, "SELECT crawl_id, started_at, finished_at FROM crawls ORDER BY crawl_id DESC LIMIT 1");
+    if (!st.executeStep()) return std::nullopt;
+    return ReportCrawl{st.getColumn(0).getInt64(), text(st.getColumn(1)), text(st.getColumn(2))};
 }
 
 }  // namespace
@@ -139,6 +148,7 @@ ReportData load_report_data(SQLite::Database& db, const ReportSelection& selecti
     load_tensors(db, data.models);
     data.groups = load_groups(db, data.models);
     data.ggml_types = load_ggml_types(db);
+    data.last_crawl = load_last_crawl(db);
     return data;
 }
 

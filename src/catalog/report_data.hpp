@@ -19,7 +19,7 @@ struct ReportTensor {
 
 struct ReportModel {
     int64_t id = 0;
-    std::string name, format, architecture, file_type_name, census, majority_type, policy_hash;
+    std::string name, location, format, architecture, file_type_name, census, majority_type, policy_hash;
     std::string model_kind;  // models.kind when it is not "model" (mmproj, adapter, imatrix, vocab, unknown); else empty
     std::string recipe, recipe_why;  // recipes.recipe and .why; empty when the model has no recipes row
     std::optional<int64_t> file_type, file_bytes, params;
@@ -27,7 +27,8 @@ struct ReportModel {
     std::vector<ReportTensor> tensors;  // empty for models of other kinds (listed, not mapped)
 };
 
-// A same_file_type_different_policy group, restricted to the selected models.
+// A same_file_type_different_policy group, restricted to the selected models: kept only while they
+// still hold two or more policies.
 struct ReportGroup {
     std::string architecture, file_type_name;
     std::vector<size_t> members;  // indexes into ReportData::models
@@ -40,10 +41,17 @@ struct ReportType {
     double bits_per_weight = 0;
 };
 
+// The catalogue's newest crawl (crawls' last row); finished_at empty while it runs or if it was killed.
+struct ReportCrawl {
+    int64_t id = 0;
+    std::string started_at, finished_at;
+};
+
 struct ReportData {
     std::vector<ReportModel> models;
     std::vector<ReportGroup> groups;
     std::vector<ReportType> ggml_types;  // ordered by bits per weight, then id: the palette order
+    std::optional<ReportCrawl> last_crawl;  // none in a catalogue never crawled
 };
 
 struct ReportSelection {

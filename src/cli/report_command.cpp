@@ -42,7 +42,9 @@ int run_report(const std::string& db_path, const std::string& out_path, const ca
         return 2;
     }
     std::ostream& out = to_stdout ? std::cout : file;
-    report::write_html_report(out, data, "modelcat: " + std::filesystem::path(db_path).filename().string());
+    std::filesystem::path where = std::filesystem::absolute(db_path, ec).lexically_normal();  // the page names its catalogue
+    report::write_html_report(out, data, "modelcat: " + std::filesystem::path(db_path).filename().string(),
+                              where.empty() ? db_path : where.string());
     if (to_stdout) std::cout.flush();
     else file.close();
     if (!out) {

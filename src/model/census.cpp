@@ -1,7 +1,10 @@
 #include "model/census.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
+
+#include "model/ggml_types.hpp"
 
 namespace modelcat::model {
 
@@ -38,6 +41,22 @@ std::string census_string(const std::vector<CensusEntry>& entries) {
         s += (e.type_id ? std::to_string(*e.type_id) : e.type_name) + ":" + std::to_string(e.tensors);
     }
     return s;
+}
+
+std::string census_with_names(std::string_view census) {
+    std::string out;
+    while (!census.empty()) {
+        size_t end = census.find(' ');
+        std::string_view pair = census.substr(0, end);
+        census = end == std::string_view::npos ? std::string_view() : census.substr(end + 1);
+        size_t colon = pair.find(':');
+        uint32_t id = 0;
+        auto [stop, ec] = std::from_chars(pair.data(), pair.data() + std::min(colon, pair.size()), id);
+        bool is_id = colon != std::string_view::npos && colon > 0 && ec == std::errc() && stop == pair.data() + colon;
+        if (!out.empty()) out += ' ';
+        out += is_id ? ggml_type_name(id) + std::string(pair.substr(colon)) : std::string(pair);
+    }
+    return out;
 }
 
 }  // namespace modelcat::model

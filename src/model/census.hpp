@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/header.hpp"
@@ -22,5 +23,9 @@ std::vector<CensusEntry> census(const std::vector<TensorInfo>& tensors);
 
 // "12:193 14:33 0:66" (GGUF ids) or "BF16:291" (dtypes), in census order.
 std::string census_string(const std::vector<CensusEntry>& entries);
+
+// A census string for people: GGUF ids by their names from the ggml type table ("Q4_K:193 Q6_K:33
+// F32:66", an unknown id "type_<id>"); dtypes and anything not an id:count pair kept as they are.
+std::string census_with_names(std::string_view census);
 
 }  // namespace modelcat::model

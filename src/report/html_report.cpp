@@ -10,18 +10,13 @@
 #include "model/utf8.hpp"
 #include "report/html_assets.hpp"
 #include "report/html_scatter.hpp"
+#include "report/html_table.hpp"
 #include "report/html_text.hpp"
 #include "report/policy_compare.hpp"
 
 namespace modelcat::report {
 
 namespace {
-
-std::string fixed(double v, int decimals) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
 
 // The per-map data the page's script expands into cells, as JSON:
 // v = variants [type, dims, bytes, palette class, deviates], r = layered rows
@@ -117,16 +112,6 @@ std::string json_attribute(const std::string& json) {
     return out;
 }
 
-std::string gib(std::optional<int64_t> bytes) {
-    return bytes ? fixed(static_cast<double>(*bytes) / (1024.0 * 1024 * 1024), 2) : "";
-}
-
-std::string params_text(std::optional<int64_t> p) {
-    if (!p) return "";
-    double v = static_cast<double>(*p);
-    return v >= 1e9 ? fixed(v / 1e9, 2) + " B" : v >= 1e6 ? fixed(v / 1e6, 1) + " M" : std::to_string(*p);
-}
-
 // Palette classes: t<rank> for ggml types; names outside the table follow the table.
 std::map<std::string, int> type_classes(const catalog::ReportData& data) {
     std::map<std::string, int> out;
@@ -189,29 +174,15 @@ struct Writer {
             order.emplace_back(bpw, type);
         }
         std::sort(order.begin(), order.end());
-        out << "<ul class=\"legend\" aria-label=\"ggml types by bits per weight\">";
+        out << "<ul class=\"legend\" aria-label=\"legend: ggml types by bits per weight, then the marks\">";
         for (const auto& [bpw, type] : order)
             out << "<li data-type=\"" << html_escape(type) << "\" data-colour=\"" << type_colour(data.ggml_types, type)
-                << "\"><i class=\"t" << classes.at(type) << "\"></i>" << html_escape(type) << " <small>" << fixed(bpw, 4)
+                << "\"><i class=\"t" << classes.at(type) << "\"></i>" << html_escape(type) << " <small>" << decimal(bpw, 4)
                 << "</small></li>";
-        out << "<li><i class=\"swatch-dev\"></i>not the majority type</li></ul>\n";
-    }
-
-    void quant_table() {
-        out << "<h2 id=\"quants\">Quants</h2>\n<p><input id=\"filter\" type=\"search\" placeholder=\"filter by name\" "
-               "aria-label=\"filter by name\"></p>\n<table class=\"quants\"><thead><tr>";
-        for (const char* h : {"name", "architecture", "file type", "GiB", "params", "bits/weight", "majority", "census"})
-            out << "<th>" << h << "</th>";
-        out << "</tr></thead><tbody>\n";
-        for (const auto& m : data.models) {
-            out << "<tr data-model=\"" << html_escape(m.name) << "\"><td><a href=\"#m" << m.id << "\">" << html_escape(m.name)
-                << "</a></td><td>" << html_escape(m.architecture) << "</td><td data-v=\"" << (m.file_type ? *m.file_type : -1)
-                << "\">" << html_escape(m.file_type_name.empty() ? m.model_kind : m.file_type_name) << "</td><td data-v=\""
-                << m.file_bytes.value_or(0) << "\">" << gib(m.file_bytes) << "</td><td data-v=\"" << m.params.value_or(0)
-                << "\">" << params_text(m.params) << "</td><td>" << (m.bits_per_weight ? fixed(*m.bits_per_weight, 4) : "")
-                << "</td><td>" << html_escape(m.majority_type) << "</td><td>" << html_escape(m.census) << "</td></tr>\n";
-        }
-        out << "</tbody></table>\n";
+        out << "<li data-mark=\"dev\"><i class=\"mark-dev\"></i>not the model's majority type</li><li data-mark=\"none\"><i "
+               "class=\"mark-none\"></i>no such tensor in this layer</li><li data-mark=\"differs\"><i class=\"mark-differs\"></i>type differs "
+               "between a group's policies</li><li data-mark=\"point\"><i class=\"point\"></i>a model in the scatter (its size and measured "
+               "bits per weight)</li></ul>\n";
     }
 
     void model_sections() {
@@ -220,8 +191,8 @@ struct Writer {
             if (!m.model_kind.empty()) continue;
             std::string name = html_escape(m.name);
             out << "<section class=\"model\" id=\"m" << m.id << "\" data-model=\"" << name << "\"><h3>" << name
-                << "</h3>\n<p>" << html_escape(m.architecture) << " · " << html_escape(m.file_type_name) << " · " << gib(m.file_bytes)
-                << " GiB · " << (m.bits_per_weight ? fixed(*m.bits_per_weight, 4) : "?") << " bits/weight · majority "
+                << "</h3>\n<p>" << html_escape(m.architecture) << " · " << html_escape(m.file_type_name) << " · " << gib_text(m.file_bytes)
+                << " GiB · " << (m.bits_per_weight ? decimal(*m.bits_per_weight, 4) : "?") << " bits/weight · majority "
                 << html_escape(m.majority_type) << "</p>\n";
             MapEncoder map{m, classes, {}, {}};
             const std::string json = map.encode();
@@ -234,8 +205,10 @@ struct Writer {
 
     // One map per distinct policy of the group (a zoo repeats policies), the smallest model first.
     void groups() {
-        if (data.groups.empty()) return;
         out << "<h2 id=\"groups\">Same file_type, different policy</h2>\n";
+        if (data.groups.empty())
+            out << "<p class=\"no-groups\">No two models of this selection declare the same file_type with different "
+                   "policies.</p>\n";
         for (const auto& g : data.groups) {
             std::vector<const catalog::ReportModel*> policies;
             std::map<std::string, size_t> sharing;  // policy_hash -> models
@@ -280,8 +253,8 @@ struct Writer {
         std::map<std::string, std::vector<const catalog::ReportModel*>> by_arch;
         for (const auto& m : data.models)
             if (m.model_kind.empty() && m.file_bytes && m.bits_per_weight) by_arch[m.architecture].push_back(&m);
-        if (by_arch.empty()) return;
         out << "<h2 id=\"scatter\">Size against bits</h2>\n";
+        if (by_arch.empty()) out << "<p>No model of this selection has both a size and parameters.</p>\n";
         for (const auto& [arch, models] : by_arch) out << size_bits_scatter(arch, models, short_names(models)) << "\n";
     }
 
@@ -296,16 +269,29 @@ struct Writer {
         out << "</ul>\n";
     }
 
-    void page(const std::string& title) {
+    // "last crawl #3 finished <time>2026-12-02 05:41:18 UTC</time>" (the crawls table's newest row).
+    static std::string crawl_text(const std::optional<catalog::ReportCrawl>& crawl) {
+        if (!crawl) return "never crawled";
+        auto when = [](const std::string& iso) {
+            std::string shown = iso.size() >= 19 && iso[10] == 'T' ? iso.substr(0, 10) + " " + iso.substr(11, 8) + " UTC" : iso;
+            return "<time datetime=\"" + html_escape(iso) + "\">" + html_escape(shown) + "</time>";
+        };
+        std::string head = "last crawl #" + std::to_string(crawl->id);
+        return crawl->finished_at.empty() ? head + " started " + when(crawl->started_at) + ", not finished"
+                                          : head + " finished " + when(crawl->finished_at);
+    }
+
+    void page(const std::string& title, const std::string& catalogue) {
         out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
                "content=\"width=device-width\"><title>"
             << html_escape(title) << "</title>\n";
         styles();
-        out << "<script>" << kHtmlReportErrorHook << "</script>\n</head><body>\n<h1>" << html_escape(title) << "</h1>\n<p>"
-            << data.models.size() << " models · <a href=\"#quants\">quants</a> · <a href=\"#maps\">policy maps</a> · "
+        out << "<script>" << kHtmlReportErrorHook << "</script>\n</head><body>\n<h1>" << html_escape(title)
+            << "</h1>\n<p class=\"source\">Catalogue <code>" << html_escape(catalogue) << "</code> · " << crawl_text(data.last_crawl)
+            << "</p>\n<p>" << data.models.size() << " models · <a href=\"#quants\">quants</a> · <a href=\"#maps\">policy maps</a> · "
             << "<a href=\"#groups\">same file_type, different policy</a> · <a href=\"#scatter\">size against bits</a></p>\n"
             << "<noscript><p>The policy maps are drawn by the page's script; enable JavaScript to see them.</p></noscript>\n";
-        quant_table();
+        write_quant_table(out, data.models);
         legend();  // sticky at the foot of the window while the maps scroll by
         groups();
         scatters();
@@ -351,8 +337,9 @@ std::string type_colour(const std::vector<catalog::ReportType>& ggml_types, cons
     return hsl_hex(std::fmod(hue + 360, 360), a.saturation + f * (b.saturation - a.saturation), std::min(lightness, 0.8));
 }
 
-void write_html_report(std::ostream& out, const catalog::ReportData& data, const std::string& title) {
-    Writer{out, data}.page(title);
+void write_html_report(std::ostream& out, const catalog::ReportData& data, const std::string& title,
+                       const std::string& catalogue) {
+    Writer{out, data}.page(title, catalogue);
 }
 
 }  // namespace modelcat::report

@@ -20,6 +20,8 @@ constexpr size_t kHtmlReportMaxModels = 1000;
 // weight (one fixed palette for every report); other names grey.
 std::string type_colour(const std::vector<catalog::ReportType>& ggml_types, const std::string& type);
 
-void write_html_report(std::ostream& out, const catalog::ReportData& data, const std::string& title);
+// `catalogue`: the database's path, shown with the date of its last crawl.
+void write_html_report(std::ostream& out, const catalog::ReportData& data, const std::string& title,
+                       const std::string& catalogue);
 
 }  // namespace modelcat::report
