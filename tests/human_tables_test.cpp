@@ -2,12 +2,14 @@
 // grouped counts and fits $COLUMNS; plain, csv and json keep the raw values; --columns and
 // --wide pick columns; a location column tells two repos apart; a pattern without % is a
 // substring; `show --json` and `diff --metadata`. Everything through the binary.
+#include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <sstream>
 
 #include "catalog/embedded_sql.hpp"
+#include "catalog/query.hpp"
 #include "kit/gguf_writer.hpp"
 #include "support.hpp"
 
