@@ -7,6 +7,7 @@
 #include "catalog/writer.hpp"
 #include "crawl/crawler.hpp"
 #include "model/census.hpp"
+#include "model/utf8.hpp"
 #include "report/html_report.hpp"
 #include "report/html_table.hpp"
 #include "report/html_text.hpp"
@@ -121,11 +122,11 @@ TEST(HtmlReportSelection, LargerSelectionsAskForAPattern) {
 }  // namespace
 
 TEST(HtmlText, ElideMiddleKeepsWholeCharactersAtBothEnds) {
-    EXPECT_EQ(report::elide_middle("Meta-Llama-3.1-8B-Instruct-Q4_K_M", 24), "Meta-Llama-\u2026truct-Q4_K_M");
-    EXPECT_EQ(report::text_length(report::elide_middle("Meta-Llama-3.1-8B-Instruct-Q4_K_M", 24)), 24u);
-    EXPECT_EQ(report::elide_middle("Meta-Llama-3.1-8B-Instruct-Q4_K_M", 20, 5), "Meta-\u2026nstruct-Q4_K_M");
-    EXPECT_EQ(report::elide_middle("short", 20), "short");
-    EXPECT_EQ(report::elide_middle("\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9", 5), "\u00e9\u00e9\u2026\u00e9\u00e9");  // never half a character
+    EXPECT_EQ(model::elide_middle("Meta-Llama-3.1-8B-Instruct-Q4_K_M", 24), "Meta-Llama-\u2026truct-Q4_K_M");
+    EXPECT_EQ(model::utf8_length(model::elide_middle("Meta-Llama-3.1-8B-Instruct-Q4_K_M", 24)), 24u);
+    EXPECT_EQ(model::elide_middle("Meta-Llama-3.1-8B-Instruct-Q4_K_M", 20, 5), "Meta-\u2026nstruct-Q4_K_M");
+    EXPECT_EQ(model::elide_middle("short", 20), "short");
+    EXPECT_EQ(model::elide_middle("\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9", 5), "\u00e9\u00e9\u2026\u00e9\u00e9");  // never half a character
 }
 
 TEST(HtmlTable, LocationsShowTheFoldersThatDiffer) {

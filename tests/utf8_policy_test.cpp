@@ -3,6 +3,7 @@
 // reversible escaped form with a warning; messages quote bad bytes as \xNN.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "format/gguf.hpp"
@@ -54,6 +55,24 @@ TEST(Utf8, EscapedFormIsValidAndReversibleForAnyBytes) {
         ASSERT_EQ(model::unescape_invalid_utf8(e), s);
     }
     EXPECT_EQ(model::escape_invalid_utf8("a\\b\xff"), "a\\\\b\\xff");
+}
+
+// The one elision of the terminal table and the HTML report: never wider than asked, even at
+// widths of 0 to 2 (a table squeezed to its floor), whole characters only, a bad byte one character.
+TEST(Utf8, ElisionFitsEveryWidthInWholeCharacters) {
+    const std::string name = "Meta-Llama-3.1-8B-Instruct-Q4_K_M", accents = "\u00e9\u00e8\u00ea\u00eb\u00e0\u00e2";
+    for (size_t max = 0; max <= name.size() + 1; ++max) {
+        EXPECT_EQ(model::utf8_length(model::elide_middle(name, max)), std::min(max, name.size())) << max;
+        EXPECT_EQ(model::utf8_length(model::elide_end(name, max)), std::min(max, name.size())) << max;
+        EXPECT_FALSE(model::first_invalid_utf8(model::elide_middle(accents, max))) << max;
+        EXPECT_FALSE(model::first_invalid_utf8(model::elide_end(accents, max))) << max;
+    }
+    EXPECT_EQ(model::elide_middle(name, 1), "\u2026");
+    EXPECT_EQ(model::elide_middle(name, 2), "\u2026M");
+    EXPECT_EQ(model::elide_end(name, 5), "Meta\u2026");
+    EXPECT_EQ(model::elide_middle(accents, 3), "\u00e9\u2026\u00e2");
+    EXPECT_EQ(model::utf8_length("a\xff\xc3\xa9"), 3u);
+    EXPECT_EQ(model::elide_middle("ab\xff\xfe" "cd", 3), "a\u2026d");
 }
 
 TEST(GgufUtf8, KeyThatIsNotUtf8FailsTheFileAtItsByte) {

@@ -8,13 +8,15 @@
 #include <optional>
 
 #include "cli/terminal.hpp"
-#include "model/ggml_types.hpp"
+#include "locate/locator.hpp"
+#include "model/census.hpp"
+#include "model/quantity_text.hpp"
+#include "model/utf8.hpp"
 
 namespace modelcat::cli {
 
 namespace {
 
-constexpr std::string_view kEllipsis = "\xe2\x80\xa6";  // U+2026, one cell
 constexpr size_t kMinTextWidth = 12;                    // a text column is not elided below this (or its header)
 
 std::vector<std::string_view> words(std::string_view name) {
@@ -25,17 +27,6 @@ std::vector<std::string_view> words(std::string_view name) {
         if (end == std::string_view::npos) return out;
         start = end + 1;
     }
-}
-
-// Three significant digits and a unit: 8.03 B, 135 M; 4.58 GiB, 512 B.
-std::string scaled(double v, double step, const char* const* units, size_t n_units) {
-    double a = std::fabs(v);
-    size_t u = 0;
-    while (a >= step && u + 1 < n_units) a /= step, ++u;
-    char buf[48];
-    if (u == 0) std::snprintf(buf, sizeof buf, "%.0f%s%s", v, *units[0] ? " " : "", units[0]);
-    else std::snprintf(buf, sizeof buf, a < 10 ? "%.2f %s" : a < 100 ? "%.1f %s" : "%.0f %s", std::copysign(a, v), units[u]);
-    return buf;
 }
 
 std::string grouped(int64_t v) {
@@ -61,39 +52,16 @@ std::string real(double d) {
     return s;
 }
 
-// "12:193 14:33 0:66" -> "Q4_K:193 Q6_K:33 F32:66"; a dtype census (safetensors) stays as it is.
-std::string named_census(const std::string& census) {
-    std::string out;
-    for (size_t start = 0; start < census.size();) {
-        size_t end = std::min(census.find(' ', start), census.size());
-        std::string_view pair(census.data() + start, end - start);
-        size_t colon = pair.find(':');
-        std::string_view id = pair.substr(0, colon);
-        bool numeric = colon != std::string_view::npos && !id.empty() && id.size() < 10 &&
-                       std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
-        if (!out.empty()) out += ' ';
-        if (numeric) out += model::ggml_type_name(uint32_t(std::stoul(std::string(id)))) + std::string(pair.substr(colon));
-        else out += pair;
-        start = end + 1;
-    }
-    return out;
-}
-
 // A location column less the folder all its rows share, which the returned note names ("" when
 // none); beside a name column, which names the file, only each file's folder ("./": that one).
 std::string shorten_locations(std::vector<std::vector<std::string>>& cells, size_t column, bool named) {
-    std::optional<std::string> shared;
+    std::vector<std::string> locations;
     for (auto& row : cells) {
         std::string& s = row[column];
-        const std::string folder = s.substr(0, s.rfind('/') + 1);
-        if (named && !folder.empty()) s = folder;
-        if (s.empty()) continue;
-        if (!shared) shared = folder;
-        size_t n = 0;
-        while (n < shared->size() && n < s.size() && (*shared)[n] == s[n]) ++n;
-        shared->resize(n);
+        if (named && s.find('/') != std::string::npos) s.resize(s.rfind('/') + 1);
+        locations.push_back(s);
     }
-    std::string folder = shared ? shared->substr(0, shared->rfind('/') + 1) : "";
+    const std::string folder = locate::shared_folder(locations);
     if (folder.empty()) return named ? "the folder of each file" : "";
     for (auto& row : cells)
         if (!row[column].empty()) row[column] = row[column].size() > folder.size() ? row[column].substr(folder.size()) : "./";
@@ -131,15 +99,13 @@ ColumnKind column_kind(std::string_view name) {
 }
 
 std::string human_cell(const catalog::Cell& c, ColumnKind kind) {
-    static const char* const kBinary[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    static const char* const kDecimal[] = {"", "K", "M", "B", "T", "Q"};
     if (std::holds_alternative<std::monostate>(c)) return "";
-    if (auto* s = std::get_if<std::string>(&c)) return kind == ColumnKind::census ? named_census(*s) : *s;
+    if (auto* s = std::get_if<std::string>(&c)) return kind == ColumnKind::census ? model::census_with_names(*s) : *s;
     const auto* i = std::get_if<int64_t>(&c);
     const double v = i ? double(*i) : std::get<double>(c);
     switch (kind) {
-        case ColumnKind::bytes: return scaled(v, 1024, kBinary, std::size(kBinary));
-        case ColumnKind::params: return i && *i > -1000 && *i < 1000 ? std::to_string(*i) : scaled(v, 1000, kDecimal, std::size(kDecimal));
+        case ColumnKind::bytes: return model::size_text(v);
+        case ColumnKind::params: return model::params_text(v);
         case ColumnKind::raw: return i ? std::to_string(*i) : real(v);
         default: return i ? grouped(*i) : real(v);
     }
@@ -150,32 +116,6 @@ size_t terminal_width() {
     char* end = nullptr;
     long n = env ? std::strtol(env, &end, 10) : 0;
     return env && *env && end && *end == '\0' && n >= 20 && n <= 10000 ? size_t(n) : 120;
-}
-
-size_t display_width(std::string_view s) {
-    return size_t(std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
-
-std::string elide_middle(std::string_view s, size_t width) {
-    if (display_width(s) <= width) return std::string(s);
-    if (width == 0) return "";
-    const size_t tail = (width - 1) / 2, head = width - 1 - tail;
-    auto byte_at = [&](size_t points) {  // byte index of code point `points`
-        size_t i = 0;
-        for (size_t seen = 0; i < s.size(); ++i)
-            if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && seen++ == points) break;
-        return i;
-    };
-    return std::string(s.substr(0, byte_at(head))) + std::string(kEllipsis) + std::string(s.substr(byte_at(display_width(s) - tail)));
-}
-
-std::string elide_end(std::string_view s, size_t width) {
-    if (display_width(s) <= width) return std::string(s);
-    if (width == 0) return "";
-    size_t i = 0;
-    for (size_t seen = 0; i < s.size(); ++i)
-        if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && seen++ == width - 1) break;
-    return std::string(s.substr(0, i)) + std::string(kEllipsis);
 }
 
 void print_human_table(std::ostream& out, const catalog::QueryResult& r, const TableShape& shape) {
@@ -204,9 +144,9 @@ void print_human_table(std::ostream& out, const catalog::QueryResult& r, const T
     }
     std::vector<size_t> w(n), floor(n);
     for (size_t c = 0; c < n; ++c) {
-        w[c] = display_width(header[c]);
-        for (const auto& line : cells) w[c] = std::max(w[c], display_width(line[c]));
-        floor[c] = right[c] ? w[c] : std::max(display_width(header[c]), std::min(w[c], kMinTextWidth));
+        w[c] = model::utf8_length(header[c]);
+        for (const auto& line : cells) w[c] = std::max(w[c], model::utf8_length(line[c]));
+        floor[c] = right[c] ? w[c] : std::max(model::utf8_length(header[c]), std::min(w[c], kMinTextWidth));
     }
     size_t shown = n;
     if (!shape.wide) {
@@ -219,8 +159,8 @@ void print_human_table(std::ostream& out, const catalog::QueryResult& r, const T
     auto print_line = [&](const std::vector<std::string>& v) {
         std::string line;
         for (size_t c = 0; c < shown; ++c) {
-            std::string s = kinds[c] == ColumnKind::census ? elide_end(v[c], w[c]) : elide_middle(v[c], w[c]);
-            std::string pad(w[c] - display_width(s), ' ');
+            std::string s = kinds[c] == ColumnKind::census ? model::elide_end(v[c], w[c]) : model::elide_middle(v[c], w[c]);
+            std::string pad(w[c] - model::utf8_length(s), ' ');
             line += (c ? "  " : "") + (right[c] ? pad + s : s + (c + 1 < shown ? pad : ""));
         }
         out << line << "\n";
@@ -235,7 +175,7 @@ void print_human_table(std::ostream& out, const catalog::QueryResult& r, const T
         for (size_t c = shown; c < n; ++c) left_off += (c > shown ? ", " : "") + header[c];
         notes.push_back("not shown (too wide): " + left_off + "; --wide or --columns shows them");
     }
-    for (const auto& note : notes) out << (shape.wide ? note : elide_middle(note, shape.width)) << "\n";
+    for (const auto& note : notes) out << (shape.wide ? note : model::elide_middle(note, shape.width)) << "\n";
 }
 
 }  // namespace modelcat::cli

@@ -36,13 +36,6 @@ struct TableShape {
 // $COLUMNS when it is a number from 20 to 10,000, else 120.
 size_t terminal_width();
 
-// Code points (a terminal cell each, for the scripts model names use).
-size_t display_width(std::string_view s);
-// s in at most `width` cells: head…tail, cut at code points.
-std::string elide_middle(std::string_view s, size_t width);
-// s in at most `width` cells: head… (a census: its largest types come first).
-std::string elide_end(std::string_view s, size_t width);
-
 // Prints `r` (its columns already picked; headed by their labels in shape.preferred) for a person: at most shape.width wide unless
 // shape.wide; columns that do not fit are left off from the right and named below the table.
 void print_human_table(std::ostream& out, const catalog::QueryResult& r, const TableShape& shape);

@@ -1,6 +1,7 @@
 #include "model/error.hpp"
 #include "model/utf8.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace modelcat::model {
@@ -18,7 +19,36 @@ int hex_digit(char c) {
     if (c >= 'A' && c <= 'F') return c - 'A' + 10;
     return -1;
 }
+
+constexpr std::string_view kEllipsis = "\xe2\x80\xa6";  // U+2026, one character
+
+// Byte index of code point `n` of s (its size when s is shorter).
+size_t utf8_offset(std::string_view s, size_t n) {
+    size_t i = 0;
+    for (; n > 0 && i < s.size(); --n) i += std::max<size_t>(1, utf8_sequence_at(s, i));
+    return i;
+}
 }  // namespace
+
+size_t utf8_length(std::string_view s) {
+    size_t n = 0;
+    for (size_t i = 0; i < s.size(); ++n) i += std::max<size_t>(1, utf8_sequence_at(s, i));
+    return n;
+}
+
+std::string elide_middle(std::string_view s, size_t max, std::optional<size_t> head_chars) {
+    const size_t length = utf8_length(s);
+    if (length <= max) return std::string(s);
+    if (max == 0) return "";
+    const size_t head = std::min(head_chars.value_or((max - 1) / 2), max - 1), tail = max - 1 - head;
+    return std::string(s.substr(0, utf8_offset(s, head))) + std::string(kEllipsis) + std::string(s.substr(utf8_offset(s, length - tail)));
+}
+
+std::string elide_end(std::string_view s, size_t max) {
+    if (utf8_length(s) <= max) return std::string(s);
+    if (max == 0) return "";
+    return std::string(s.substr(0, utf8_offset(s, max - 1))) + std::string(kEllipsis);
+}
 
 size_t utf8_sequence_at(std::string_view s, size_t i) {
     auto c = static_cast<unsigned char>(s[i]);

@@ -1,6 +1,7 @@
 #pragma once
 // UTF-8 policy for text that comes from files and servers: validation, the
-// \xNN quoting used in messages, and the reversible escape of string values.
+// \xNN quoting used in messages, the reversible escape of string values, and
+// the length and elision of text shown to people (tables, the HTML report).
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -14,6 +15,19 @@ namespace modelcat::model {
 // Length of the valid UTF-8 sequence at s[i], or 0 if there is none
 // (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF).
 size_t utf8_sequence_at(std::string_view s, size_t i);
+
+// Code points in s, an invalid byte counting as one (U+FFFD replaces it where it is shown); a
+// terminal cell each for the scripts model names use.
+size_t utf8_length(std::string_view s);
+
+// At most `max` code points of s, whole characters only: a longer s keeps its start (`head` code
+// points, by default (max - 1) / 2) and its end around "…", which tell apart names and paths that
+// share a middle (Meta-Llama-3.1-8B…Q4_K_M).
+std::string elide_middle(std::string_view s, size_t max, std::optional<size_t> head = std::nullopt);
+
+// At most `max` code points of s: a longer s keeps its start and ends in "…" (a census: its
+// largest types come first).
+std::string elide_end(std::string_view s, size_t max);
 
 // Index of the first byte that does not start a valid sequence; nullopt if s is valid UTF-8.
 std::optional<size_t> first_invalid_utf8(std::string_view s);

@@ -146,7 +146,7 @@ std::string size_bits_scatter(const std::string& architecture, const std::vector
         s += "<a href=\"#m" + std::to_string(m->id) + "\"><circle class=\"point\" cx=\"" + decimal(x, 1) + "\" cy=\"" + decimal(y, 1) +
              "\" r=\"" + decimal(kPointRadius, 0) + "\"><title>" + html_escape(m->name) + ": " + decimal(size, 2) + " " + unit_name + ", " +
              decimal(*m->bits_per_weight, 4) + " bits/weight</title></circle>";
-        std::string text = elide_middle(labels[i], kLabelChars, kLabelHead);
+        std::string text = model::elide_middle(labels[i], kLabelChars, kLabelHead);
         auto same = std::make_tuple(text, std::lround(x), std::lround(y));
         bool twin = labelled.contains(same);  // a copy at a point already labelled with its name needs no label of its own
         auto spot = twin ? std::nullopt : placer.place(x, y, label_width(text));

@@ -4,7 +4,10 @@
 #include <set>
 #include <sstream>
 
+#include "locate/locator.hpp"
 #include "model/census.hpp"
+#include "model/quantity_text.hpp"
+#include "model/utf8.hpp"
 #include "report/html_text.hpp"
 
 namespace modelcat::report {
@@ -12,12 +15,6 @@ namespace modelcat::report {
 namespace {
 
 constexpr size_t kLocationChars = 40;
-
-std::string params_text(std::optional<int64_t> p) {
-    if (!p) return "";
-    double v = static_cast<double>(*p);
-    return v >= 1e9 ? decimal(v / 1e9, 2) + " B" : v >= 1e6 ? decimal(v / 1e6, 1) + " M" : std::to_string(*p);
-}
 
 std::string folder(const std::string& location) {
     size_t slash = location.rfind('/');
@@ -62,17 +59,16 @@ void filters(std::ostream& out, const FilterChoices& c, size_t models) {
 }  // namespace
 
 std::vector<std::string> location_labels(const std::vector<catalog::ReportModel>& models) {
-    std::vector<std::string> dirs;
-    for (const auto& m : models) dirs.push_back(folder(m.location));
+    std::vector<std::string> locations;
+    for (const auto& m : models) locations.push_back(m.location);
+    const std::string shared = locate::shared_folder(locations);
     std::vector<std::string> out;
-    if (dirs.empty()) return out;
-    size_t common = dirs[0].size();
-    for (const auto& d : dirs) common = std::mismatch(d.begin(), d.begin() + std::min(common, d.size()), dirs[0].begin()).first - d.begin();
-    size_t cut = common == 0 ? std::string::npos : dirs[0].rfind('/', common - 1);
-    size_t from = cut == std::string::npos ? 0 : cut + 1;  // where the first differing folder name starts
-    for (const auto& d : dirs) {
-        std::string label = d.size() > from ? d.substr(from, d.size() - from - 1) : last_name(d.substr(0, from));
-        out.push_back(elide_middle(label, kLocationChars));
+    for (const auto& m : models) {
+        const std::string d = folder(m.location);
+        std::string label = d.size() > shared.size() ? d.substr(shared.size(), d.size() - shared.size() - 1)
+                            : m.location.empty()     ? std::string()
+                                                     : last_name(shared);
+        out.push_back(model::elide_middle(label, kLocationChars));
     }
     return out;
 }
@@ -105,8 +101,8 @@ void write_quant_table(std::ostream& out, const std::vector<catalog::ReportModel
             << html_escape(m.location) << "\">" << html_escape(places[i]) << "</td><td>" << html_escape(m.architecture)
             << "</td><td data-v=\"" << (m.file_type ? *m.file_type : -1) << "\">" << file_type << "</td><td data-v=\""
             << m.file_bytes.value_or(0) << "\">" << gib_text(m.file_bytes) << "</td><td data-v=\"" << m.params.value_or(0) << "\">"
-            << params_text(m.params) << "</td><td>" << (m.bits_per_weight ? decimal(*m.bits_per_weight, 4) : "") << "</td><td>"
-            << html_escape(m.majority_type) << "</td><td class=\"census\">" << html_escape(censuses[i]) << "</td></tr>\n";
+            << (m.params ? model::params_text(static_cast<double>(*m.params)) : "") << "</td><td>"
+            << (m.bits_per_weight ? decimal(*m.bits_per_weight, 4) : "") << "</td><td>" << html_escape(m.majority_type) << "</td><td class=\"census\">" << html_escape(censuses[i]) << "</td></tr>\n";
     }
     out << "</tbody></table>\n";
 }
