@@ -318,6 +318,35 @@ TEST_F(HtmlReport, PatternAndModelNarrowTheSelection) {
     EXPECT_EQ(models, (std::set<std::string>{kPrefix + "Q4_K_S", kPrefix + "Q4_K_M", kPrefix + "Q4_K_L", "llama-2-tiny-random"}));
 }
 
+// --pattern follows the query patterns' rule (catalog::like_pattern): without %, a part of the name.
+// One that selects no model is an error (exit 2, like an unknown --model) and writes no page.
+TEST_F(HtmlReport, APatternWithoutPercentIsASubstringAndOneMatchingNothingSaysSo) {
+    auto selected = [](const fs::path& out) {
+        std::set<std::string> models;
+        for (const auto& e : parse_page(out).elements)
+            if (e.attrs.contains("data-model") && e.tag == "tr") models.insert(e.attr("data-model"));
+        return models;
+    };
+    const fs::path out = dir_->path() / "substring.html";
+    auto r = test::run_modelcat("report --html '" + out.string() + "' --db '" + db_.string() + "' --pattern Q4_K");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(selected(out), (std::set<std::string>{kPrefix + "Q4_K_S", kPrefix + "Q4_K_M", kPrefix + "Q4_K_L"}));
+    r = test::run_modelcat("report --html '" + out.string() + "' --db '" + db_.string() + "' --pattern tiny-random");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(selected(out), (std::set<std::string>{"llama-2-tiny-random"}));
+    const fs::path none = dir_->path() / "none.html";
+    r = test::run_modelcat("report --html '" + none.string() + "' --db '" + db_.string() + "' --pattern Q9_Z");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find("modelcat report: no catalogued model's name matches --pattern 'Q9_Z' (LIKE '%Q9_Z%'"), std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(none));
+    r = test::run_modelcat("report --html - --db '" + db_.string() + "' --pattern '%Q9_Z%'");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.out, "") << "no page on stdout either";
+    EXPECT_NE(r.err.find("--pattern '%Q9_Z%' (LIKE '%Q9_Z%'"), std::string::npos) << r.err;
+}
+
 // One tensor at blk.1023 and 6,000 kinds at layer 0: a 1 MB file whose map would be 6.1 M cells
 // (before the page's cell cap: a 124 MB DOM, first render after 76 s). The map is not drawn, the
 // page says why, and the browser renders the rest at once.

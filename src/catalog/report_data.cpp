@@ -29,6 +29,9 @@ std::set<int64_t> selected_ids(SQLite::Database& db, const ReportSelection& sel)
     all.bind(":everything", everything ? 1 : 0);
     if (sel.pattern) all.bind(":pattern", like_pattern(*sel.pattern));
     while (all.executeStep()) ids.insert(all.getColumn(0).getInt64());
+    if (sel.pattern && ids.empty())  // a pattern that selects nothing is a mistyped name, not an empty page
+        throw std::runtime_error("no catalogued model's name matches --pattern '" + *sel.pattern + "' (LIKE '" +
+                                 like_pattern(*sel.pattern) + "': without %, a part of the name)");
     SQLite::Statement ref(db, "SELECT model_id FROM model_refs WHERE ref = :ref");
     for (const auto& r : sel.refs) {
         ref.reset();

@@ -55,12 +55,12 @@ struct ReportData {
 };
 
 struct ReportSelection {
-    std::optional<std::string> pattern;  // LIKE on the name
+    std::optional<std::string> pattern;  // LIKE on the name (catalog::like_pattern); one that matches no model is an error
     std::vector<std::string> refs;       // model_id, name or location
     size_t max_models = 0;               // more selected than this is an error
 };
 
-// Throws std::runtime_error for an unknown ref or a selection over the cap.
+// Throws std::runtime_error for an unknown ref, a pattern that matches no model, or a selection over the cap.
 ReportData load_report_data(SQLite::Database& db, const ReportSelection& selection);
 
 }  // namespace modelcat::catalog

@@ -19,7 +19,8 @@ struct ReportArgs {
     catalog::ReportSelection selection{std::nullopt, {}, report::kHtmlReportMaxModels};
 };
 
-// 2 with a message on stderr when there is no catalogue or the selection is too large.
+// 2 with a message on stderr, and no page, when there is no catalogue or the selection is empty
+// (an unknown --model, a --pattern matching no name) or too large.
 int run_report(const std::string& db_path, const std::string& out_path, const catalog::ReportSelection& selection) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(db_path, ec)) {
@@ -30,7 +31,7 @@ int run_report(const std::string& db_path, const std::string& out_path, const ca
     catalog::ReportData data;
     try {
         data = reader.load_report_data(selection);
-    } catch (const std::runtime_error& e) {  // an unknown --model or a selection over the cap
+    } catch (const std::runtime_error& e) {  // an unknown --model, a --pattern matching nothing, a selection over the cap
         if (catalog::is_database_error(e)) throw;  // main reports it with the database's name
         std::cerr << "modelcat report: " << e.what() << "\n";
         return 2;
