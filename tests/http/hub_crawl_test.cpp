@@ -18,7 +18,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr uint64_t kLlamaHeader = 7'840'928;
 const char* const kVocab = "ggml-vocab-llama-spm.gguf";  // a real 724 KB vocabulary-only GGUF
 
 class HubCrawl : public ::testing::Test {
@@ -85,8 +84,8 @@ TEST_F(HubCrawl, OneResolvePerFileThenStorageReadsWithoutTheToken) {
         EXPECT_EQ(f.resolves, 1u);
         EXPECT_LE(f.reads, 3u);
         if (path.find("Llama-3.1") != std::string::npos) {
-            EXPECT_GE(f.bytes, kLlamaHeader);
-            EXPECT_LE(double(f.bytes), 1.05 * kLlamaHeader);
+            EXPECT_GE(f.bytes, kit::kLlama31DataStart);
+            EXPECT_LE(double(f.bytes), 1.05 * kit::kLlama31DataStart);
         } else {
             EXPECT_EQ(f.reads, 1u);  // under 1 MiB: one read
         }

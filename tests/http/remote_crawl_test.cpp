@@ -15,7 +15,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr uint64_t kLlamaHeader = 7'840'928;
 
 class RemoteCrawl : public ::testing::Test {
 protected:
@@ -49,8 +48,8 @@ TEST_F(RemoteCrawl, LlamaThreeClassHeadersInTwoRequestsAndFewBytes) {
     for (const auto& [target, rb] : per_target()) {
         SCOPED_TRACE(target);
         EXPECT_LE(rb.first, 2u);                          // requests for a 7.8 MB header
-        EXPECT_GE(rb.second, kLlamaHeader);               // the whole header was read...
-        EXPECT_LE(double(rb.second), 1.15 * kLlamaHeader);  // ...and little more
+        EXPECT_GE(rb.second, kit::kLlama31DataStart);               // the whole header was read...
+        EXPECT_LE(double(rb.second), 1.15 * kit::kLlama31DataStart);  // ...and little more
     }
     EXPECT_EQ(test::sql_value(db_, "SELECT census FROM quant_summary WHERE name LIKE '%Q4_K_M'"), "12:193 14:33 0:66");
     EXPECT_EQ(test::sql_value(db_, "SELECT group_concat(requests) FROM files"), "2,2");
