@@ -87,6 +87,17 @@ for l in "${labels[@]}"; do
   sep+="---:|---:|---:|---:|---:|"
 done
 {
+  echo "# Remote header reads per vocabulary size (issue 25, item 4)"
+  echo
+  echo "Measured $(date -u +%Y-%m-%dT%H:%M:%SZ) by \`bench/remote-vocab.sh\` on $(nproc) cores ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)), nginx $("$NGINX" -v 2>&1 | sed 's/.*\///'), modelcat $(git -C "$repo" rev-parse --short HEAD)."
+  echo
+  echo "Each file crawled alone (\`modelcat crawl URL\` into a fresh catalogue) from nginx on 127.0.0.1 (\`sndbuf=32k\`, as the tests'"
+  echo "nginx); requests and bytes from nginx's access log. Header bytes from a local crawl; local reads and bytes"
+  echo "from a local crawl's \`files\` row. The lineup: \`modelcat-samples DIR\`; the vocabularies: \`modelcat-samples DIR --vocab\`"
+  echo "(tests/kit/ranked_vocab.hpp: token lengths growing with rank and levelling off, merges spelling tokens;"
+  echo "\`bpe-128k-llama3\`: 2.18 merges per token as Llama 3's; \`spm-256k\`: SentencePiece, scores and no merges; \`bpe-512k\`: a 28 MB header)."
+  [ -n "$BEFORE" ] && echo "before: \`$("$BEFORE" --version | head -n1)\`; after: \`$("$MODELCAT" --version | head -n1)\`."
+  echo
   echo "$cols"
   echo "$sep"
   for path in $(ls "$work/files"/*.gguf | sort); do

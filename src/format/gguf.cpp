@@ -228,6 +228,7 @@ model::ArraySummary GgufParser::read_array(uint32_t depth, model::ContentHash& h
     a.byte_size = cur_.pos() - elems_start;
     if (outer) {
         progress_.in_array = false;
+        if (progress_.key == "tokenizer.ggml.tokens") progress_.tokens = {true, a.length, elems_start, cur_.pos(), progress_.mark_pos};
         a.content_hash = hash.digest();
         if (out) a.json = std::move(local_json);
     }

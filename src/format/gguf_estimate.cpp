@@ -3,19 +3,21 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <optional>
 #include <string_view>
 
 namespace modelcat::format {
 
 namespace {
 
-constexpr double kMargin = 0.02;          // of the estimated header: entries vary; aim a little long rather than read again
+constexpr double kMargin = 0.02;           // of the estimated header: entries vary; aim a little long rather than read again
 constexpr uint64_t kSlack = 16 << 10;      // entries nothing sizes (templates, ids)
 constexpr uint64_t kSmallEntry = 64;       // a metadata entry not reached yet
 constexpr uint64_t kTensorInfo = 64;       // a tensor info not reached yet: length, ~24-byte name, n_dims, 2 dims, type, offset
 constexpr uint64_t kCountedArrayHead = 49;  // key length, a 25-byte key, type, element type, count
-// A BPE's merges spell its tokens, one merge per token at least, each with a space: half
-// the token list's bytes lie surely before their end, so a read that far sees their count.
+// A BPE's merges spell its tokens, one merge per token at least, each a token's bytes and a space:
+// the merges take about the token list's bytes at least (less the byte tokens and the special ones,
+// which no merge spells), so a read 0.9 of them past their start sees their count and a tenth or more of them.
 constexpr double kMergesSurelyPast = 0.9;
 
 const model::MetadataEntry* find_entry(const std::vector<model::MetadataEntry>& seen, std::string_view key) {
@@ -71,6 +73,44 @@ double grown_entry(const GgufProgress& p, uint64_t pos) {
     return std::clamp(sum / 32, c, 4 * c);
 }
 
+// Where the token list's element i begins: at the marks as read, linear between them.
+double token_offset(const GgufProgress::Profile& t, double i) {
+    double lo = 0, lo_pos = double(t.start);
+    for (int k = 6; k < 64 && (uint64_t{1} << k) < t.length; ++k) {
+        const double at = double(uint64_t{1} << k);
+        if (i <= at) return lo_pos + (double(t.mark_pos[k]) - lo_pos) * (i - lo) / (at - lo);
+        lo = at, lo_pos = double(t.mark_pos[k]);
+    }
+    return lo_pos + (double(t.end) - lo_pos) * (i - lo) / (double(t.length) - lo);
+}
+
+double token_mean(const GgufProgress::Profile& t, double from, double to) {
+    return (token_offset(t, to) - token_offset(t, from)) / std::max(to - from, 1.0);
+}
+
+// The mean merge still to come, when the token list was read: a merge spells a token ("a b" for
+// "ab", one byte longer) and merges run in the tokens' order, so the last whole doubling of merges
+// carries on as much longer as the tokens still to spell are than those it spelled (merges mapped
+// onto tokens in proportion). Published vocabularies level off, or not, and this follows them.
+std::optional<double> spelled_entry(const GgufProgress& p) {
+    const GgufProgress::Profile& t = p.tokens;
+    const int k = std::bit_width(p.array_done) - 1;
+    if (!t.known || t.length == 0 || p.key != "tokenizer.ggml.merges" || k < 7) return std::nullopt;
+    const double scale = double(t.length) / double(p.array_length);
+    const double lo = double(uint64_t{1} << (k - 1)), hi = double(uint64_t{1} << k);
+    const double recent = doubling_mean(p, k - 1);
+    const double rest = recent + token_mean(t, double(p.array_done) * scale, double(t.length)) -
+                        token_mean(t, lo * scale, hi * scale);
+    return std::clamp(rest, recent / 2, 4 * recent);
+}
+
+// The mean entry still to come: of the two guesses (both long when lengths level off), the shorter.
+double entry_to_come(const GgufProgress& p, uint64_t pos) {
+    const double grown = grown_entry(p, pos);
+    const std::optional<double> spelled = spelled_entry(p);
+    return spelled ? std::min(*spelled, grown) : grown;
+}
+
 // What the vocabulary says about the arrays after its token list, in llama.cpp's order: tokens,
 // scores (SentencePiece), token types, merges (BPE). `current_rest`: the current array's bytes to come.
 struct Vocabulary {
@@ -109,6 +149,9 @@ double tensor_info(const GgufProgress& p, uint64_t pos) {
     return reached ? double(pos - p.tensors_start) / double(p.tensors_done) : kTensorInfo;
 }
 
+// Bytes from an estimate that a hostile file's counts may make absurd (the caller caps it).
+uint64_t to_bytes(double v) { return v < 1.8e19 ? uint64_t(v) : uint64_t{1} << 63; }
+
 }  // namespace
 
 HeaderEstimate estimate_gguf_header(const GgufProgress& p, const std::vector<model::MetadataEntry>& seen, uint64_t pos,
@@ -120,17 +163,17 @@ HeaderEstimate estimate_gguf_header(const GgufProgress& p, const std::vector<mod
     // the likely end leaves out arrays not reached yet: a cheap reader measures them when it gets there
     const uint64_t likely = known + uint64_t(left * std::max(likely_entry(p, pos), 1.0)) + kv_left * 64 + tensors_left * 96;
 
-    const double grown_rest = left * std::max(grown_entry(p, pos), 1.0);
+    const double grown_rest = left * std::max(entry_to_come(p, pos), 1.0);
     const Vocabulary v = vocabulary(seen, p, pos, grown_rest);
     if (v.merges_unknown) {
         // entries grow: the mean so far undercounts the rest of this array, as the merges' floor does theirs
         const double floor_rest = left * std::max(mean_entry(p, pos), 1.0);
         const double tokens_floor = p.key == "tokenizer.ggml.tokens" ? v.tokens_bytes - grown_rest + floor_rest : v.tokens_bytes;
-        return {likely, known + uint64_t(floor_rest + v.counted_arrays + kMergesSurelyPast * tokens_floor)};
+        return {likely, known + to_bytes(floor_rest + v.counted_arrays + kMergesSurelyPast * tokens_floor)};
     }
     const double total = double(known) + grown_rest + v.counted_arrays + double(kv_left * kSmallEntry) +
                          double(tensors_left) * tensor_info(p, pos);
-    return {likely, uint64_t(total * (1 + kMargin)) + kSlack};
+    return {likely, to_bytes(total * (1 + kMargin)) + kSlack};
 }
 
 }  // namespace modelcat::format

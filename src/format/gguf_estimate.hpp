@@ -23,6 +23,12 @@ struct GgufProgress {
     // mark_pos[k]: where element 2^k began (k >= 6; valid while 2^k <= array_done). The mean entry
     // of each doubling shows how entries grow: sorted vocabularies (tokens by id, merges by rank) grow longer
     std::array<uint64_t, 64> mark_pos{};
+    // the token list, once read whole: its entries' lengths by rank, which a BPE's merges spell
+    struct Profile {
+        bool known = false;
+        uint64_t length = 0, start = 0, end = 0;
+        std::array<uint64_t, 64> mark_pos{};
+    } tokens;
 };
 
 // The whole header's estimated length, from what was parsed so far.
