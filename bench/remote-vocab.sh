@@ -2,8 +2,9 @@
 # Remote header reads per vocabulary size (issue 25, item 4): each file crawled alone over HTTP
 # range requests from nginx on 127.0.0.1; requests and bytes per file from nginx's access log,
 # the header's bytes from a local crawl, local reads and bytes from modelcat's own record.
-# Files: the 8-quant Llama 3.1 lineup (`modelcat-samples DIR`) and models with vocabularies of
-# 32K to 512K tokens (`modelcat-samples DIR --vocab`, tests/kit/ranked_vocab.hpp).
+# Files: the 8-quant Llama 3.1 lineup (`modelcat-samples DIR`), models with vocabularies of
+# 32K to 512K tokens (`modelcat-samples DIR --vocab`, tests/kit/ranked_vocab.hpp), and three real
+# vocabularies from ../shared/fixtures/real followed by 1 GiB of (sparse) zeros.
 #
 #   bench/remote-vocab.sh [--modelcat BIN] [--label NAME] [--samples BIN]   # one binary: a table
 #   bench/remote-vocab.sh --before OLD_BIN --modelcat NEW_BIN               # both, side by side
@@ -33,6 +34,12 @@ trap cleanup EXIT
 
 "$SAMPLES" "$work/files" >/dev/null
 "$SAMPLES" "$work/files" --vocab >/dev/null
+# Real vocabularies (../shared/fixtures/real) at the head of a model file: 1 GiB of zeros after them (sparse),
+# so that their reads are sized by the estimate, not cut at the file's end.
+for v in gpt-2 starcoder baichuan; do
+  cp "$repo/../shared/fixtures/real/ggml-vocab-$v.gguf" "$work/files/real-vocab-$v.gguf"
+  truncate -s +1G "$work/files/real-vocab-$v.gguf"
+done
 
 # nginx as in tests/http/nginx.cpp: sndbuf=32k, so that $body_bytes_sent is what the client received
 n=$work/nginx
@@ -95,7 +102,8 @@ done
   echo "nginx); requests and bytes from nginx's access log. Header bytes from a local crawl; local reads and bytes"
   echo "from a local crawl's \`files\` row. The lineup: \`modelcat-samples DIR\`; the vocabularies: \`modelcat-samples DIR --vocab\`"
   echo "(tests/kit/ranked_vocab.hpp: token lengths growing with rank and levelling off, merges spelling tokens;"
-  echo "\`bpe-128k-llama3\`: 2.18 merges per token as Llama 3's; \`spm-256k\`: SentencePiece, scores and no merges; \`bpe-512k\`: a 28 MB header)."
+  echo "\`bpe-128k-llama3\`: 2.18 merges per token as Llama 3's; \`spm-256k\`: SentencePiece, scores and no merges; \`bpe-512k\`: a 28 MB header);"
+  echo "\`real-vocab-*\`: llama.cpp's vocabulary files (../shared/fixtures/real) followed by 1 GiB of zeros, as at the head of a model file."
   [ -n "$BEFORE" ] && echo "before: \`$("$BEFORE" --version | head -n1)\`; after: \`$("$MODELCAT" --version | head -n1)\`."
   echo
   echo "$cols"
