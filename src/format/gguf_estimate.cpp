@@ -14,6 +14,7 @@ constexpr double kMargin = 0.02;           // of the estimated header: entries v
 constexpr uint64_t kSlack = 16 << 10;      // entries nothing sizes (templates, ids)
 constexpr uint64_t kSmallEntry = 64;       // a metadata entry not reached yet
 constexpr uint64_t kTensorInfo = 64;       // a tensor info not reached yet: length, ~24-byte name, n_dims, 2 dims, type, offset
+constexpr uint64_t kLikelyTensorInfo = 96;  // local reads' allowance for one, long enough that the lineup needs no top-up for them
 constexpr uint64_t kCountedArrayHead = 49;  // key length, a 25-byte key, type, element type, count
 // A BPE's merges spell its tokens, one merge per token at least, each a token's bytes and a space:
 // the merges take about the token list's bytes at least (less the byte tokens and the special ones,
@@ -161,7 +162,7 @@ HeaderEstimate estimate_gguf_header(const GgufProgress& p, const std::vector<mod
     const uint64_t kv_left = p.kv_count > p.kv_done ? p.kv_count - p.kv_done - 1 : 0;
     const uint64_t tensors_left = p.tensor_count > p.tensors_done ? p.tensor_count - p.tensors_done : 0;
     // the likely end leaves out arrays not reached yet: a cheap reader measures them when it gets there
-    const uint64_t likely = known + uint64_t(left * std::max(likely_entry(p, pos), 1.0)) + kv_left * 64 + tensors_left * 96;
+    const uint64_t likely = known + uint64_t(left * std::max(likely_entry(p, pos), 1.0)) + kv_left * kSmallEntry + tensors_left * kLikelyTensorInfo;
 
     const double grown_rest = left * std::max(entry_to_come(p, pos), 1.0);
     const Vocabulary v = vocabulary(seen, p, pos, grown_rest);
