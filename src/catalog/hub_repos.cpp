@@ -7,8 +7,14 @@
 
 namespace modelcat::catalog {
 
-std::vector<model::HubRepoRow> read_hub_repos(SQLite::Database& db, const std::vector<std::string>& scopes) {
-    SQLite::Statement st(db, "SELECT scope, repo, last_modified, sha, status FROM hub_repos WHERE scope = ?");
+std::vector<model::HubRepoRow> read_hub_repos(SQLite::Database& db, const std::vector<std::string>& scopes,
+                                              const std::string& endpoint) {
+    // the folder's files: locations from FOLDER/ up to FOLDER0 ('0' follows '/'), through files' unique index
+    SQLite::Statement st(db, "SELECT scope, repo, last_modified, sha,"
+                             " iif(status = 'ok' AND EXISTS (SELECT 1 FROM files WHERE location > ?2 || '/' || repo || '/resolve/main/'"
+                             "  AND location < ?2 || '/' || repo || '/resolve/main0' AND (reread OR status = 'stale')), 'pending', status)"
+                             " FROM hub_repos WHERE scope = ?1");
+    st.bind(2, endpoint);
     std::vector<model::HubRepoRow> out;
     for (const auto& scope : scopes) {
         st.bind(1, scope);

@@ -11,8 +11,11 @@
 
 namespace modelcat::catalog {
 
-// The recorded repositories and listings of these scopes (inputs as given).
-std::vector<model::HubRepoRow> read_hub_repos(SQLite::Database& db, const std::vector<std::string>& scopes);
+// The recorded repositories and listings of these scopes (inputs as given). A repository recorded
+// 'ok' whose files under ENDPOINT/REPO/resolve/main include one to read again (marked reread by a
+// migration, or stale: its last read failed) reads as 'pending': the next crawl lists it again.
+std::vector<model::HubRepoRow> read_hub_repos(SQLite::Database& db, const std::vector<std::string>& scopes,
+                                              const std::string& endpoint);
 std::vector<model::HubListingRow> read_hub_listings(SQLite::Database& db, const std::vector<std::string>& scopes);
 
 // In one transaction: each repository's row as this crawl leaves it (a 'gone' or 'left' one with

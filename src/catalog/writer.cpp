@@ -239,7 +239,9 @@ int64_t Writer::write_model(int64_t crawl_id, const model::ModelRows& rows) {
     return writer_->write(crawl_id, rows);
 }
 
-std::vector<model::HubRepoRow> Writer::hub_repos(const std::vector<std::string>& scopes) { return read_hub_repos(db_, scopes); }
+std::vector<model::HubRepoRow> Writer::hub_repos(const std::vector<std::string>& scopes, const std::string& endpoint) {
+    return read_hub_repos(db_, scopes, endpoint);
+}
 
 std::vector<model::HubListingRow> Writer::hub_listings(const std::vector<std::string>& scopes) {
     return read_hub_listings(db_, scopes);

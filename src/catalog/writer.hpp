@@ -91,7 +91,7 @@ public:
 
     // What the Hub's models API last said of the repositories these many-repository inputs list
     // (catalog/hub_repos.hpp), and what this crawl leaves of them.
-    std::vector<model::HubRepoRow> hub_repos(const std::vector<std::string>& scopes);
+    std::vector<model::HubRepoRow> hub_repos(const std::vector<std::string>& scopes, const std::string& endpoint);
     std::vector<model::HubListingRow> hub_listings(const std::vector<std::string>& scopes);
     void record_hub_discovery(int64_t crawl_id, const std::vector<model::HubRepoRow>& repos,
                               const std::vector<model::HubListingRow>& listings);

@@ -192,7 +192,7 @@ locate::HubMemory Crawl::hub_memory(const std::vector<std::string>& inputs) {
         if (locate::is_hub_scope_input(in)) scopes.push_back(in);
     locate::HubMemory m;
     if (scopes.empty()) return m;
-    m.repos = catalog_.hub_repos(scopes);
+    m.repos = catalog_.hub_repos(scopes, options_.access.hf_endpoint);
     m.listings = catalog_.hub_listings(scopes);
     m.full_listing = options_.full_listing;
     m.now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();

@@ -70,6 +70,7 @@ private:
     std::vector<ModelPlan> ollama_;  // models of the registry tags asked for
     std::map<std::string, ListingEntry> ollama_blobs_;  // their blobs, known from the manifests
     HubDiscoverer discoverer_;
+    std::set<std::string> scopes_;  // the many-repository inputs started
 };
 
 HubDiscoverer::Hooks RemotePlanner::discovery_hooks() {
@@ -89,6 +90,7 @@ HubDiscoverer::Hooks RemotePlanner::discovery_hooks() {
 
 void RemotePlanner::plan_discovery(const std::string& input) {
     std::string why;
+    if (!scopes_.insert(input).second) return;  // named twice: listed once
     if (auto scope = parse_hub_scope(input, why)) discoverer_.start(*scope);
     else problems_.push_back({.location = input, .message = why});
 }

@@ -186,11 +186,23 @@ TEST_F(HubDiscovery, GatedRepoIsPendingUntilItsFilesAreRead) {
     EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM files WHERE status = 'ok' AND length(sha256) = 64"), "2");
 
     r = crawl("'hf://org/*'");
-    ::unsetenv("HF_TOKEN");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     c = costs();
     EXPECT_EQ(c.pages, 1u);
     EXPECT_EQ(c.listings + c.resolves, 0u);
+
+    // a file a migration marks to be read again: its repository is listed again, the file read
+    test::run_command("sqlite3 " + db_.string() + " \"UPDATE files SET reread = 1 WHERE location LIKE '%/open-model/%'\"");
+    r = crawl("'hf://org/*'");
+    ::unsetenv("HF_TOKEN");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    c = costs();
+    EXPECT_EQ(c.pages, 1u);
+    EXPECT_EQ(c.listings, 1u);
+    EXPECT_EQ(c.resolves, 1u);
+    EXPECT_EQ(test::sql_value(db_, "SELECT files_changed || ' ' || repos_changed || ' ' || repos_unchanged FROM crawls WHERE crawl_id = 4"),
+              "1 1 1");
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM files WHERE reread"), "0");
 }
 
 // hf-search: passes the models API's own parameters; the pages come sorted by lastModified.
