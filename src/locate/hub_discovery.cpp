@@ -62,6 +62,10 @@ void HubDiscoverer::on_page(size_t scope, const io::RangeReply& reply) {
         problem.message += ": " + reply.location;
         return hooks_.problem(std::move(problem));
     }
+    for (const auto& e : entries) {  // the whole page first: one out of order forbids stopping anywhere
+        if (s.previous_ms && e.modified_ms > *s.previous_ms) s.sorted = false;
+        s.previous_ms = e.modified_ms;
+    }
     for (const auto& e : entries)
         if (take_entry(s, e)) return finish(s, false);
     const auto next = reply.link_next;
@@ -77,8 +81,6 @@ void HubDiscoverer::on_page(size_t scope, const io::RangeReply& reply) {
 }
 
 bool HubDiscoverer::take_entry(Scope& s, const format::HubModelEntry& e) {
-    if (s.previous_ms && e.modified_ms > *s.previous_ms) s.sorted = false;  // not newest first: no early stop
-    s.previous_ms = e.modified_ms;
     if (!s.seen.insert(e.repo).second) return false;  // on an earlier page too (the order moved under us)
     if (!s.listing.newest || e.modified_ms > s.newest_ms) s.listing.newest = e.last_modified, s.newest_ms = e.modified_ms;
     const model::HubRepoRow row{s.input.input, e.repo, e.last_modified, e.sha, "ok", true};

@@ -158,6 +158,24 @@ TEST_F(HubDiscovery, ANightCostsWhatChanged) {
     EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM files WHERE status = 'gone'"), "1");
 }
 
+// Pages that do not come newest first (a server ignoring direction=-1) are read to the end:
+// stopping at the first unchanged repository would miss the changed ones after it.
+TEST_F(HubDiscovery, PagesOutOfOrderAreReadWhole) {
+    start({.models_page_max = 20, .models_oldest_first = true});
+    for (int i = 0; i < 60; ++i) add_repo(repo_name(i), i + 1);
+    ASSERT_EQ(crawl("'hf://org/*'").exit_code, 0);
+    EXPECT_EQ(costs().pages, 3u);
+    add_repo(repo_name(7), 0, "model-Q4_0.gguf", 3);
+    add_repo(repo_name(30), 0, "model-Q4_0.gguf", 3);
+    test::CommandResult r = crawl("'hf://org/*'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    Costs c = costs();
+    EXPECT_EQ(c.pages, 3u);
+    EXPECT_EQ(c.listings, 2u);
+    EXPECT_EQ(c.resolves, 2u);
+    EXPECT_EQ(test::sql_value(db_, "SELECT files_changed || ' ' || repos_unchanged FROM crawls WHERE crawl_id = 2"), "2 58");
+}
+
 // A gated repository: without a token its file fails and the repository stays pending (listed
 // again the next night, whatever the models API says); with one it is read, and then costs nothing.
 TEST_F(HubDiscovery, GatedRepoIsPendingUntilItsFilesAreRead) {

@@ -164,7 +164,7 @@ class Hub(Handler):
             cards = [c for c in cards if q["search"][0].lower() in c["id"].lower()]
         for tag in q.get("filter", []):
             cards = [c for c in cards if tag in c["tags"]]
-        cards.sort(key=lambda c: (-c["_ms"], c["id"]))
+        cards.sort(key=lambda c: (-c["_ms"], c["id"]), reverse=args.models_oldest_first)
         limit = min(int(q.get("limit", ["1000"])[0]), args.models_page_max)
         start = int(q.get("cursor", ["0"])[0])
         expand = q.get("expand", []) + q.get("expand[]", [])
@@ -235,6 +235,7 @@ def main():
     p.add_argument("--window", type=float, default=300)
     p.add_argument("--first-url-reads", type=int, default=0)
     p.add_argument("--models-page-max", type=int, default=1000)
+    p.add_argument("--models-oldest-first", action="store_true")  # a server ignoring direction=-1
     args = p.parse_args()
     storage = ThreadingHTTPServer(("127.0.0.1", 0), Storage)
     hub = ThreadingHTTPServer(("127.0.0.1", 0), Hub)
