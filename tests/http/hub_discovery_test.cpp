@@ -176,6 +176,36 @@ TEST_F(HubDiscovery, PagesOutOfOrderAreReadWhole) {
     EXPECT_EQ(test::sql_value(db_, "SELECT files_changed || ' ' || repos_unchanged FROM crawls WHERE crawl_id = 2"), "2 58");
 }
 
+// A night stopped by SIGINT after its first model leaves every repository it listed pending
+// (recorded at no sha it has not read whole): the next night lists them again, and reads only
+// the files still missing. No file is resolved twice over the two nights.
+TEST_F(HubDiscovery, AStoppedNightLeavesItsReposPending) {
+    start({.resolver_quota = 10, .window_s = 1});  // 30 files over three windows: time to stop it
+    for (int i = 0; i < 30; ++i) add_repo(repo_name(i), i + 1);
+    const std::string count = "sqlite3 -readonly " + db_.string() + " \"SELECT count(*) FROM files WHERE status = 'ok'\" 2>/dev/null";
+    test::CommandResult r = test::run_command(
+        "{ " + test::modelcat_binary() + " crawl --quiet --db " + db_.string() + " --hf-endpoint " + hub_->endpoint() +
+        " -j 4 'hf://org/*' & pid=$!; while kill -0 $pid 2>/dev/null && [ \"$(" + count + " || echo 0)\" -lt 1 ]; do sleep 0.02;" +
+        " done; kill -INT $pid; wait $pid; }");
+    EXPECT_EQ(r.exit_code, 130) << r.err;
+    const int done = std::stoi(test::sql_value(db_, "SELECT count(*) FROM files WHERE status = 'ok'"));
+    EXPECT_GT(done, 0);
+    EXPECT_LT(done, 30);
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM hub_repos WHERE status = 'pending'"), "30");
+    Costs first = costs();
+    EXPECT_EQ(first.listings, 30u);
+
+    r = crawl("'hf://org/*'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    Costs second = costs();
+    EXPECT_EQ(second.pages, 1u);
+    EXPECT_EQ(second.listings, 30u);  // every pending repository, though the page showed it unchanged
+    EXPECT_EQ(first.resolves + second.resolves, 30u);
+    EXPECT_EQ(second.resolves, 30u - static_cast<unsigned>(done));
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM hub_repos WHERE status = 'ok'"), "30");
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM files WHERE status = 'ok'"), "30");
+}
+
 // A gated repository: without a token its file fails and the repository stays pending (listed
 // again the next night, whatever the models API says); with one it is read, and then costs nothing.
 TEST_F(HubDiscovery, GatedRepoIsPendingUntilItsFilesAreRead) {
