@@ -196,7 +196,8 @@ Command crawl_command(CLI::App& app, const Settings& settings, std::string& db) 
                   " (notices deleted repositories; done anyway a week after the last)");
     add_token_file_option(cmd, f->access);
     cmd->add_option("inputs", f->inputs,
-                    "files, directories, http(s):// URLs, hf://owner/repo[@rev][/glob], hf://AUTHOR/*[/glob], hf-search:?filter=gguf&search=...");
+                    "files, directories, http(s):// URLs, hf://owner/repo[@rev][/glob], hf://AUTHOR/*[/glob],"
+                    " hf-search:?filter=gguf&search=...");
     return {cmd, [f, &settings, &db] { return run_crawl(settings, db, *f); }};
 }
 

@@ -53,8 +53,8 @@ bool repo_id(std::string_view id) {
     if (slash == std::string_view::npos || id.find('/', slash + 1) != std::string_view::npos) return false;
     for (std::string_view part : {id.substr(0, slash), id.substr(slash + 1)}) {
         if (part.empty() || part == "." || part == ".." || part.size() > 96) return false;
-        if (!std::all_of(part.begin(), part.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-'; }))
-            return false;
+        auto allowed = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-'; };
+        if (!std::all_of(part.begin(), part.end(), allowed)) return false;
     }
     return true;
 }
@@ -94,14 +94,16 @@ std::vector<HubModelEntry> parse_hub_models(std::span<const uint8_t> json, size_
     for (auto e : entries) {
         const std::string at = "[" + std::to_string(out.size()) + "]";
         if (out.size() == max_entries)
-            throw model::FormatError::at_json_path("$", "Hub models page has more than " + std::to_string(max_entries) + " entries (the cap)");
+            throw model::FormatError::at_json_path("$", "Hub models page has more than " + std::to_string(max_entries) +
+                                                            " entries (the cap)");
         std::string_view id, modified, sha;
         if (e["id"].get_string().get(id) || !repo_id(id))
             throw model::FormatError::at_json_path(at + ".id", "Hub models page entry has no \"id\" of the form owner/name");
         HubModelEntry m{std::string(id), "", 0, ""};
         std::optional<int64_t> ms;
         if (e["lastModified"].get_string().get(modified) || !(ms = iso_utc_ms(modified)))
-            throw model::FormatError::at_json_path(at + ".lastModified", "Hub models page entry '" + m.repo + "' has no ISO 8601 UTC \"lastModified\"");
+            throw model::FormatError::at_json_path(at + ".lastModified",
+                                                   "Hub models page entry '" + m.repo + "' has no ISO 8601 UTC \"lastModified\"");
         if (e["sha"].get_string().get(sha) || !commit_id(sha))
             throw model::FormatError::at_json_path(at + ".sha", "Hub models page entry '" + m.repo + "' has no 40-hex \"sha\"");
         m.last_modified = std::string(modified), m.modified_ms = *ms, m.sha = std::string(sha);

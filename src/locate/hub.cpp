@@ -77,7 +77,8 @@ std::optional<std::string> search_query(std::string_view q, std::string& why) {
             return why = "hf-search: expected KEY=VALUE pairs joined by '&': " + std::string(q), std::nullopt;
         for (std::string_view own : {"sort", "direction", "limit", "expand", "expand[]", "cursor", "full", "config"})
             if (key == own) return why = "hf-search: sets " + std::string(own) + " itself (pages sorted by lastModified)", std::nullopt;
-        if (std::any_of(pair.begin(), pair.end(), [](char c) { return c == '#' || c == '?' || static_cast<unsigned char>(c) <= ' ' || c == 0x7f; }))
+        auto unsafe = [](char c) { return c == '#' || c == '?' || static_cast<unsigned char>(c) <= ' ' || c == 0x7f; };
+        if (std::any_of(pair.begin(), pair.end(), unsafe))
             return why = "hf-search: a value holds a space, control, '?' or '#' (percent-escape it): " + std::string(pair), std::nullopt;
         at = amp + 1;
     }

@@ -81,7 +81,9 @@ HubDiscoverer::Hooks RemotePlanner::discovery_hooks() {
             done(reply);
         });
     };
-    h.list_repo = [this](const HubInput& hub) { list_hub(hub, hub_listing_url(access_.hf_endpoint, hub), std::make_shared<std::set<std::string>>()); };
+    h.list_repo = [this](const HubInput& hub) {
+        list_hub(hub, hub_listing_url(access_.hf_endpoint, hub), std::make_shared<std::set<std::string>>());
+    };
     h.problem = [this](model::Failure p) { problems_.push_back(std::move(p)); };
     h.explain = [this](const io::RangeReply& r) { return access_.explain(r); };
     h.stopping = [this] { return stopping(); };
