@@ -253,6 +253,21 @@ TEST_F(HubDiscovery, GatedRepoIsPendingUntilItsFilesAreRead) {
     EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM files WHERE reread"), "0");
 }
 
+// hf://AUTHOR/*/GLOB reads the files the glob picks in each repository the author has.
+TEST_F(HubDiscovery, AnAuthorsGlobPicksFilesInEachRepo) {
+    start();
+    for (const char* repo : {"org/a", "org/b"}) {
+        add_repo(repo, 2, "m-Q4_0.gguf");
+        add_repo(repo, 2, "m-Q8_0.gguf");
+    }
+    test::CommandResult r = crawl("'hf://org/*/*Q8_0.gguf'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(test::sql_value(db_, "SELECT group_concat(substr(location, length('" + hub_->endpoint() + "') + 1), ' ')"
+                                   " FROM (SELECT location FROM files ORDER BY location)"),
+              "/org/a/resolve/main/m-Q8_0.gguf /org/b/resolve/main/m-Q8_0.gguf");
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM hub_repos WHERE scope = 'hf://org/*/*Q8_0.gguf' AND status = 'ok'"), "2");
+}
+
 // hf-search: passes the models API's own parameters; the pages come sorted by lastModified.
 TEST_F(HubDiscovery, SearchFormMapsToTheModelsApiParameters) {
     start();
