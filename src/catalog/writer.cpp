@@ -9,6 +9,7 @@
 
 #include "catalog/audit_store.hpp"
 #include "catalog/database.hpp"
+#include "catalog/hub_repos.hpp"
 #include "catalog/model_writer.hpp"
 #include "catalog/named_statement.hpp"
 #include "catalog/schema.hpp"
@@ -87,11 +88,13 @@ void Writer::finish_crawl(int64_t crawl_id, const CrawlTotals& t) {
                          "UPDATE crawls SET finished_at = " + kNow +
                              ", files_ok = ?, files_failed = ?, tensors = ?, bytes_read = ?, requests = ?, seconds = ?,"
                              " files_new = ?, files_changed = ?, files_unchanged = ?, files_gone = ?, api_calls = ?,"
-                             " resolver_calls = ?, storage_reads = ?, status = ? WHERE crawl_id = ?");
+                             " resolver_calls = ?, storage_reads = ?, model_pages = ?, repo_listings = ?, repos_changed = ?,"
+                             " repos_unchanged = ?, repos_gone = ?, status = ? WHERE crawl_id = ?");
     int i = 1;
     for (uint64_t v : {t.files_ok(), t.files_failed, t.tensors, t.bytes_read, t.requests}) st.bind(i++, static_cast<int64_t>(v));
     st.bind(i++, t.seconds);
-    for (uint64_t v : {t.files_new, t.files_changed, t.files_unchanged, t.files_gone, t.api_calls, t.resolver_calls, t.storage_reads})
+    for (uint64_t v : {t.files_new, t.files_changed, t.files_unchanged, t.files_gone, t.api_calls, t.resolver_calls, t.storage_reads,
+                       t.model_pages, t.repo_listings, t.repos_changed, t.repos_unchanged, t.repos_gone})
         st.bind(i++, static_cast<int64_t>(v));
     st.bind(i++, t.interrupted ? "interrupted" : "finished");
     st.bind(i, crawl_id);
@@ -234,6 +237,19 @@ void Writer::save_rate_budgets(int64_t crawl_id, const std::vector<model::RateBu
 int64_t Writer::write_model(int64_t crawl_id, const model::ModelRows& rows) {
     if (!writer_) writer_ = std::make_unique<ModelWriter>(db_);
     return writer_->write(crawl_id, rows);
+}
+
+std::vector<model::HubRepoRow> Writer::hub_repos(const std::vector<std::string>& scopes, const std::string& endpoint) {
+    return read_hub_repos(db_, scopes, endpoint);
+}
+
+std::vector<model::HubListingRow> Writer::hub_listings(const std::vector<std::string>& scopes) {
+    return read_hub_listings(db_, scopes);
+}
+
+void Writer::record_hub_discovery(int64_t crawl_id, const std::vector<model::HubRepoRow>& repos,
+                                  const std::vector<model::HubListingRow>& listings) {
+    write_hub_discovery(db_, crawl_id, repos, listings);
 }
 
 int64_t Writer::record_audit(const model::AuditResult& result) { return store_audit(db_, result); }

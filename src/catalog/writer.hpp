@@ -36,6 +36,8 @@ struct CrawlTotals {
     uint64_t files_new = 0, files_changed = 0, files_unchanged = 0, files_gone = 0, files_failed = 0;
     uint64_t tensors = 0, bytes_read = 0, requests = 0;
     uint64_t api_calls = 0, resolver_calls = 0, storage_reads = 0;  // requests by the Hub budget they spend
+    uint64_t model_pages = 0, repo_listings = 0;                      // of the API calls: models API pages, repository tree pages
+    uint64_t repos_changed = 0, repos_unchanged = 0, repos_gone = 0;  // many-repository inputs' repositories
     bool interrupted = false;  // stopped by a signal or --deadline before every model was done
     double seconds = 0;
     uint64_t files_ok() const { return files_new + files_changed; }  // read and catalogued (crawls.files_ok)
@@ -86,6 +88,13 @@ public:
     // The request budgets servers announced to earlier crawls, and those this crawl leaves.
     std::vector<model::RateBudgetRow> rate_budgets();
     void save_rate_budgets(int64_t crawl_id, const std::vector<model::RateBudgetRow>& budgets);
+
+    // What the Hub's models API last said of the repositories these many-repository inputs list
+    // (catalog/hub_repos.hpp), and what this crawl leaves of them.
+    std::vector<model::HubRepoRow> hub_repos(const std::vector<std::string>& scopes, const std::string& endpoint);
+    std::vector<model::HubListingRow> hub_listings(const std::vector<std::string>& scopes);
+    void record_hub_discovery(int64_t crawl_id, const std::vector<model::HubRepoRow>& repos,
+                              const std::vector<model::HubListingRow>& listings);
 
     // Records an audit and its tensors in one transaction (catalog/audit_store.hpp); returns audit_id.
     int64_t record_audit(const model::AuditResult& result);

@@ -32,7 +32,7 @@ struct CrawlFlags {
     model::Limits limits;
     AccessFlags access;
     std::string deadline, max_gone;
-    bool allow_gone = false, no_wait = false;
+    bool allow_gone = false, no_wait = false, full_listing = false;
 };
 
 // "25" files or "10%" of a folder's catalogued files; nullopt when it is neither.
@@ -116,6 +116,7 @@ int run_crawl(const Settings& settings, const std::string& db_path, CrawlFlags f
     options.access = http_access(settings, flags.access);
     options.stores = settings.stores;
     options.gone = *gone;
+    options.full_listing = flags.full_listing;
     options.on_model = [&](const crawl::ModelOutcome& o) { display.model_done(o); };
     options.on_progress = [&](const crawl::CrawlProgress& p) { display.progress(p); };
     options.access.http.on_budget_wait = [&](const std::string& host, const std::string& budget, double s) {
@@ -190,8 +191,13 @@ Command crawl_command(CLI::App& app, const Settings& settings, std::string& db) 
     cmd->add_option("--max-gone", f->max_gone,
                     "N files or P% of a folder's catalogued files that may vanish in one crawl; past it none is marked gone, exit 3"
                     " (default 10%)");
+    cmd->add_flag("--full-listing", f->full_listing,
+                  "hf://AUTHOR/* and hf-search: inputs: read every page of the models API, not only down to what is unchanged"
+                  " (notices deleted repositories; done anyway a week after the last)");
     add_token_file_option(cmd, f->access);
-    cmd->add_option("inputs", f->inputs, "files, directories, http(s):// URLs, hf://owner/repo[@rev][/glob]");
+    cmd->add_option("inputs", f->inputs,
+                    "files, directories, http(s):// URLs, hf://owner/repo[@rev][/glob], hf://AUTHOR/*[/glob],"
+                    " hf-search:?filter=gguf&search=...");
     return {cmd, [f, &settings, &db] { return run_crawl(settings, db, *f); }};
 }
 

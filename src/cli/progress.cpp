@@ -73,6 +73,10 @@ void CrawlDisplay::finish(const crawl::CrawlReport& r, bool json_summary) {
                      (unsigned long long)t.files_failed, (unsigned long long)t.tensors, (unsigned long long)t.bytes_read,
                      (unsigned long long)t.requests, (unsigned long long)t.api_calls, (unsigned long long)t.resolver_calls,
                      (unsigned long long)t.storage_reads, t.seconds, t.interrupted ? ", interrupted" : "");
+    if (!(quiet_ && all_well) && t.model_pages)  // many-repository inputs: what their discovery cost
+        std::fprintf(stderr, "hub repos: %llu changed, %llu unchanged, %llu gone; %llu models API pages, %llu repo listings\n",
+                     (unsigned long long)t.repos_changed, (unsigned long long)t.repos_unchanged, (unsigned long long)t.repos_gone,
+                     (unsigned long long)t.model_pages, (unsigned long long)t.repo_listings);
     if (!json_summary) return;
     std::string j = "{\"crawl_id\": " + std::to_string(r.crawl_id);
     auto field = [&](const char* k, uint64_t v) { j += std::string(", \"") + k + "\": " + std::to_string(v); };
@@ -88,6 +92,11 @@ void CrawlDisplay::finish(const crawl::CrawlReport& r, bool json_summary) {
     field("api_calls", t.api_calls);
     field("resolver_calls", t.resolver_calls);
     field("storage_reads", t.storage_reads);
+    field("model_pages", t.model_pages);
+    field("repo_listings", t.repo_listings);
+    field("repos_changed", t.repos_changed);
+    field("repos_unchanged", t.repos_unchanged);
+    field("repos_gone", t.repos_gone);
     j += std::string(", \"interrupted\": ") + (t.interrupted ? "true" : "false");
     j += ", \"seconds\": " + format::json_number(t.seconds) + ", \"failures\": [";
     for (size_t i = 0; i < r.failures.size(); ++i) {

@@ -30,6 +30,8 @@ void add_costs(catalog::CrawlTotals& t, uint64_t bytes_read, uint64_t requests, 
     t.api_calls += by_kind.api;
     t.resolver_calls += by_kind.resolver;
     t.storage_reads += by_kind.storage;
+    t.model_pages += by_kind.model_pages;
+    t.repo_listings += by_kind.repo_listings;
 }
 
 void add_to_totals(catalog::CrawlTotals& t, const ModelOutcome& o) {
@@ -75,6 +77,9 @@ public:
 private:
     PipelineOptions pipeline_options() const;
     void note_planned(const locate::CrawlPlan& plan);
+    locate::HubMemory hub_memory(const std::vector<std::string>& inputs);
+    void record_discovery(const locate::HubDiscovery& found);
+    bool failed_under(const locate::DiscoveredRepo& repo) const;
     std::vector<std::string> roots_to_mark_gone();
 
     catalog::Writer& catalog_;
@@ -168,7 +173,8 @@ void Crawl::run_remote(const std::vector<std::string>& inputs) {
     po.first_read_gguf = options_.first_read_gguf;
     po.first_read_safetensors = options_.first_read_safetensors;
     po.read_generously = true;
-    locate::RemotePlan remote = locate::plan_remote(reader, inputs, options_.access);
+    const locate::HubMemory memory = hub_memory(inputs);
+    locate::RemotePlan remote = locate::plan_remote(reader, inputs, options_.access, memory);
     add_costs(report_.totals, remote.cost.bytes_read, remote.cost.requests, remote.cost.by_kind);
     note_planned(remote.plan);
     scopes_.insert(scopes_.end(), remote.gone_scopes.begin(), remote.gone_scopes.end());
@@ -176,6 +182,56 @@ void Crawl::run_remote(const std::vector<std::string>& inputs) {
              .run(std::move(remote.plan.models)))
         report_.totals.interrupted = true;
     catalog_.save_rate_budgets(report_.crawl_id, locate::budget_rows(reader.budgets()));
+    record_discovery(remote.discovery);
+}
+
+// The many-repository inputs, and what the catalogue recorded of them.
+locate::HubMemory Crawl::hub_memory(const std::vector<std::string>& inputs) {
+    std::vector<std::string> scopes;
+    for (const auto& in : inputs)
+        if (locate::is_hub_scope_input(in)) scopes.push_back(in);
+    locate::HubMemory m;
+    if (scopes.empty()) return m;
+    m.repos = catalog_.hub_repos(scopes, options_.access.hf_endpoint);
+    m.listings = catalog_.hub_listings(scopes);
+    m.full_listing = options_.full_listing;
+    m.now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    return m;
+}
+
+bool Crawl::failed_under(const locate::DiscoveredRepo& repo) const {
+    return std::any_of(report_.failures.begin(), report_.failures.end(), [&](const ModelOutcome& f) {
+        return f.location.starts_with(repo.folder + "/") || f.location == "hf://" + repo.repo;
+    });
+}
+
+// A changed repository is recorded at its new sha once all its files are in (else it stays
+// pending: listed again by the next crawl); a gone one's files are marked gone, the Hub having
+// said 404 (no folder guard: this is not an unmounted disk).
+void Crawl::record_discovery(const locate::HubDiscovery& found) {
+    if (found.repos.empty() && found.listings.empty()) return;
+    std::vector<model::HubRepoRow> rows;
+    std::vector<std::string> gone;
+    auto& t = report_.totals;
+    for (const auto& r : found.repos) {
+        std::string status = "ok";
+        switch (r.verdict) {
+            case locate::RepoVerdict::unchanged:
+                if (!r.seen) continue;  // a repository a full listing no longer showed, that the Hub did not say is gone
+                ++t.repos_unchanged;
+                break;
+            case locate::RepoVerdict::gone: status = "gone", gone.push_back(r.folder), ++t.repos_gone; break;
+            case locate::RepoVerdict::left: status = "left"; break;
+            case locate::RepoVerdict::changed:
+            case locate::RepoVerdict::retried:
+                if (!r.listed || t.interrupted || failed_under(r)) status = "pending";
+                ++t.repos_changed;
+                break;
+        }
+        rows.push_back({r.scope, r.repo, r.last_modified, r.sha, status, r.seen});
+    }
+    catalog_.record_hub_discovery(report_.crawl_id, rows, found.listings);
+    if (!gone.empty()) t.files_gone += catalog_.mark_gone(report_.crawl_id, {}, gone, {});
 }
 
 // The walked folders whose vanished files may be marked gone; the others are held back, with why.

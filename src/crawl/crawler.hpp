@@ -45,6 +45,7 @@ struct CrawlOptions {
     locate::HttpAccess access;   // remote inputs: the Hub endpoint, the token, the HTTP caps and pace
     locate::StoreRoots stores;   // hf-cache:, ollama:, lmstudio: without a folder
     GoneGuard gone;
+    bool full_listing = false;   // many-repository inputs: read every page of the models API (notices deleted repositories)
     std::function<void(const ModelOutcome&)> on_model;      // after each model or failed input
     std::function<void(const CrawlProgress&)> on_progress;  // after each model
     std::function<bool()> should_stop;  // asked before each model starts: true ends the crawl as interrupted
