@@ -2,8 +2,8 @@
 // was new, changed (and how), gone, newly failing and recovered, and what is still failing.
 // Nothing at all, exit 0, when nothing changed: `modelcat changes --since last | mail -E`.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -40,16 +40,8 @@ std::optional<catalog::Since> parse_since(const std::string& spec) {
         s.date = spec;
         return s;
     }
-    const char unit = spec.empty() ? 0 : spec.back();
-    const double days = unit == 'd' ? 86400 : unit == 'w' ? 7 * 86400 : 0;
-    std::optional<double> seconds = days ? std::optional(0.0) : parse_duration(spec);
-    if (days) {
-        char* end = nullptr;
-        double n = std::strtod(spec.c_str(), &end);
-        if (end != spec.c_str() + spec.size() - 1 || n < 0) return std::nullopt;
-        seconds = n * days;
-    }
-    if (!seconds || *seconds <= 0) return std::nullopt;
+    std::optional<double> seconds = parse_duration(spec);
+    if (!seconds || !std::isfinite(*seconds) || *seconds <= 0) return std::nullopt;
     s.kind = catalog::Since::Kind::seconds_ago;
     s.seconds = *seconds;
     return s;
