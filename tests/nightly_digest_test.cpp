@@ -198,6 +198,19 @@ TEST_F(NightlyDigest, SinceTakesLastACrawlIdADateAndADuration) {
     }
 }
 
+TEST_F(NightlyDigest, AFileBackAfterBeingGoneAndAFileRewrittenAsItWas) {
+    a_day_passes();
+    fs::rename(file("gamma-Q4_K_M"), tmp_ / "gamma.gguf");
+    ASSERT_EQ(night().exit_code, 0);
+    a_day_passes();
+    fs::rename(tmp_ / "gamma.gguf", file("gamma-Q4_K_M"));  // back, as it was
+    write_quant(file("alpha-Q4_K_M"), kit::kQ4_K, kFtypeQ4_K_M);  // written again, the same header
+    ASSERT_EQ(night().exit_code, 0);
+    EXPECT_EQ(changes("last").out, "modelcat: 2 changed\n" + crawl_line(3) + "\nchanged:\n  " + file("alpha-Q4_K_M").string() +
+                                       ": rewritten; size, policy, census and metadata unchanged\n  " + file("gamma-Q4_K_M").string() +
+                                       ": back after being gone\n");
+}
+
 TEST_F(NightlyDigest, TextFromFilesIsEscaped) {
     a_day_passes();
     const fs::path odd = mirror_ / "odd\x1b[31mname\nnew: fake.gguf";

@@ -317,7 +317,8 @@ void ModelWriter::record_event(int64_t crawl_id, int64_t model_id, const std::op
     ev.bind(":bytes_before", before ? std::optional(before->file_bytes) : std::nullopt);
     ev.bind(":policy_before", before ? std::optional(before->policy_hash) : std::nullopt);
     ev.bind(":census_before", before ? std::optional(before->census) : std::nullopt);
-    ev.bind(":metadata_before", before ? before->metadata : std::nullopt);
+    if (before && before->metadata) ev.bind(":metadata_before", *before->metadata);  // bound without a copy: `before` outlives exec()
+    else ev.bind_null(":metadata_before");
     ev.bind(":model_id", model_id);
     ev.exec();
 }

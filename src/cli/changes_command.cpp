@@ -68,7 +68,7 @@ std::string what_changed(const Entry& e) {
     }
     if (has("census")) parts.push_back("census " + census(e.before.census) + " -> " + census(e.after.census));
     if (has("metadata")) parts.push_back("metadata changed");
-    if (what.empty()) parts.push_back("rewritten; size, policy, census and metadata unchanged");
+    if (what.empty() && !e.reappeared) parts.push_back("rewritten; size, policy, census and metadata unchanged");
     std::string out;
     for (const auto& p : parts) out += (out.empty() ? "" : "; ") + p;
     return out;
