@@ -1,7 +1,8 @@
 #pragma once
 // The nightly digest's data (`modelcat changes --since`): what the history (model_events) of a
 // span of crawls adds up to, one entry per location, and the lists a crawl's JSON summary
-// carries. The words are cli/changes_command.cpp's; the rules are here and in the SQL.
+// carries. The rules are digest.cpp's (one ordered read of each location's history, summed up
+// in C++); the words are cli/changes_command.cpp's.
 #include <SQLiteCpp/Database.h>
 
 #include <cstdint>
