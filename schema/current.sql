@@ -1,4 +1,4 @@
--- modelcat catalogue, schema version 17: every table, index and view, in one file (over 500 lines) so that the schema reads whole.
+-- modelcat catalogue, schema version 19: every table, index and view, in one file (over 500 lines) so that the schema reads whole.
 -- A new catalogue is this file, run in one transaction (it ends by setting PRAGMA user_version);
 -- an older one is brought here by schema/migrations/NNN_*.sql, NNN the version each brings it to
 -- (none brings one to 1, which was only ever created, or to 2, which added views only). Migrations
@@ -241,9 +241,13 @@ CREATE TABLE model_events (
     policy_after  TEXT,
     census_before TEXT,                   -- models.census before and after
     census_after  TEXT,
-    message       TEXT                    -- failed: the reason
+    message       TEXT,                   -- failed: the reason
+    -- schema 19: what the digest (`modelcat changes`) says changed besides size, policy and census
+    metadata_before TEXT,                 -- the data files' files.metadata_hash in shard order, comma-separated, before and after; NULL in events older than schema 19
+    metadata_after  TEXT
 );
 CREATE INDEX model_events_crawl ON model_events(crawl_id);
+CREATE INDEX model_events_location ON model_events(location, event_id);  -- a location's history (schema 19): failing since when
 
 -- Would ggml's own GGUF reader read each GGUF data file (schema 9)? One row per reason it refuses
 -- one; files.ggml_refusals counts them. The checks follow ggml/src/gguf.cpp
@@ -634,4 +638,4 @@ SELECT DISTINCT s.model_id, p.model_id AS projector_model_id, p.name AS projecto
   JOIN store_names s ON s.store = l.store AND s.root = l.root AND s.repo IS l.repo AND s.revision IS l.revision
  WHERE p.kind = 'mmproj' AND s.role = 'model' AND s.status = 'ok' AND s.model_id IS NOT NULL AND s.model_id <> p.model_id;
 
-PRAGMA user_version = 17;
+PRAGMA user_version = 19;

@@ -50,6 +50,9 @@ public:
     explicit Writer(const std::string& path);
     ~Writer();
     static Writer open_for_writing(const std::string& path) { return Writer(path); }
+    // What a dry run plans against, writing nothing: the catalogue at `path` read-only when its
+    // schema is current; an older one copied into memory and migrated there; none: an empty one in memory.
+    static Writer for_dry_run(const std::string& path);
 
     // Reads through this connection (an in-memory catalogue has no other).
     Reader reader() { return Reader(db_); }
@@ -77,6 +80,8 @@ public:
     std::vector<FilesUnder> files_under(const std::vector<std::string>& dirs, const std::vector<std::string>& seen);
     // Marks catalogued files missing: those named in `missing`, and those under
     // any of `dirs` that are not in `seen`. Returns how many became gone.
+    // The catalogued files under `dirs` that are not in `seen`: what mark_gone would mark.
+    std::vector<std::string> missing_under(const std::vector<std::string>& dirs, const std::vector<std::string>& seen);
     uint64_t mark_gone(int64_t crawl_id, const std::vector<std::string>& missing, const std::vector<std::string>& dirs,
                        const std::vector<std::string>& seen);
 
@@ -103,6 +108,8 @@ public:
     int64_t files_to_reread();
 
 private:
+    struct AsIs {};
+    Writer(AsIs, SQLite::Database db);  // the connection as it is: no migration, no pragma
     void migrate();
     SQLite::Database db_;
     SQLite::Statement& prepared(std::unique_ptr<SQLite::Statement>& st, const char* sql);

@@ -69,7 +69,12 @@ struct DryRunEntry {
     ModelStatus expected;  // added, changed, unchanged, or failed (planning problem)
     std::string message;
 };
-std::vector<DryRunEntry> dry_run(catalog::Writer& catalog, const std::vector<std::string>& inputs, bool force,
-                                  const locate::StoreRoots& stores);
+struct DryRun {
+    std::vector<DryRunEntry> models;
+    std::vector<std::string> gone;       // catalogued files the crawl would mark gone
+    std::vector<std::string> held_back;  // folders whose vanished files it would not mark gone, and why
+};
+DryRun dry_run(catalog::Writer& catalog, const std::vector<std::string>& inputs, bool force, const locate::StoreRoots& stores,
+               const GoneGuard& gone);
 
 }  // namespace modelcat::crawl

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
+
+#include "model/ggml_types.hpp"
 
 namespace modelcat::model {
 
@@ -38,6 +41,23 @@ std::string census_string(const std::vector<CensusEntry>& entries) {
         s += (e.type_id ? std::to_string(*e.type_id) : e.type_name) + ":" + std::to_string(e.tensors);
     }
     return s;
+}
+
+std::string census_with_type_names(std::string_view census) {
+    std::string out;
+    size_t i = 0;
+    while (i < census.size()) {
+        size_t end = std::min(census.find(' ', i), census.size());
+        std::string_view pair = census.substr(i, end - i);
+        size_t colon = pair.find(':');
+        std::string_view type = pair.substr(0, colon);
+        const bool id = !type.empty() && type.size() <= 9 && type.find_first_not_of("0123456789") == std::string_view::npos;
+        if (!out.empty()) out += ' ';
+        out += id ? ggml_type_name(static_cast<uint32_t>(std::stoul(std::string(type)))) : std::string(type);
+        if (colon != std::string_view::npos) out += pair.substr(colon);
+        i = end + 1;
+    }
+    return out;
 }
 
 }  // namespace modelcat::model

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/header.hpp"
@@ -22,5 +23,8 @@ std::vector<CensusEntry> census(const std::vector<TensorInfo>& tensors);
 
 // "12:193 14:33 0:66" (GGUF ids) or "BF16:291" (dtypes), in census order.
 std::string census_string(const std::vector<CensusEntry>& entries);
+// A census string as a person reads it: "Q4_K:193 Q6_K:33 F32:66" for "12:193 14:33 0:66"
+// (dtype names stay; an id ggml does not define is type_<id>).
+std::string census_with_type_names(std::string_view census);
 
 }  // namespace modelcat::model
