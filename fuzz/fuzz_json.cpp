@@ -1,5 +1,5 @@
 // libFuzzer target for the JSON that travels with models: a checkpoint's
-// model.safetensors.index.json, its config.json, and the Hub's tree listing.
+// model.safetensors.index.json, its config.json, the Hub's tree listing and its models API page.
 // Each parser must return or throw FormatError; anything else aborts.
 #include <cstddef>
 #include <cstdint>
@@ -21,6 +21,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     try {
         modelcat::format::parse_hub_listing(bytes);
+    } catch (const modelcat::model::FormatError&) {
+    }
+    try {
+        modelcat::format::parse_hub_models(bytes);
     } catch (const modelcat::model::FormatError&) {
     }
     return 0;

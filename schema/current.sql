@@ -1,4 +1,4 @@
--- modelcat catalogue, schema version 16: every table, index and view, in one file (over 500 lines) so that the schema reads whole.
+-- modelcat catalogue, schema version 19: every table, index and view, in one file (over 500 lines) so that the schema reads whole.
 -- A new catalogue is this file, run in one transaction (it ends by setting PRAGMA user_version);
 -- an older one is brought here by schema/migrations/NNN_*.sql, NNN the version each brings it to
 -- (none brings one to 1, which was only ever created, or to 2, which added views only). Migrations
@@ -41,7 +41,13 @@ CREATE TABLE crawls (
     api_calls      INTEGER NOT NULL DEFAULT 0,  -- requests to /api/ URLs (Hub tree listings: the "api" budget)
     resolver_calls INTEGER NOT NULL DEFAULT 0,  -- requests to /resolve/ URLs (the Hub's "resolvers" budget)
     storage_reads  INTEGER NOT NULL DEFAULT 0,  -- other HTTP requests: redirect targets and plain URLs
-    status TEXT CHECK (status IN ('finished', 'interrupted'))  -- NULL while running or if killed; 'interrupted': stopped by SIGINT/SIGTERM or --deadline, the models not started are left for the next crawl
+    status TEXT CHECK (status IN ('finished', 'interrupted')),  -- NULL while running or if killed; 'interrupted': stopped by SIGINT/SIGTERM or --deadline, the models not started are left for the next crawl
+    -- schema 17: discovery through the Hub's models API (hf://AUTHOR/*, hf-search:), within api_calls
+    model_pages     INTEGER NOT NULL DEFAULT 0,  -- pages of /api/models read (sorted by lastModified, newest first)
+    repo_listings   INTEGER NOT NULL DEFAULT 0,  -- tree listing pages of single repositories (/api/models/OWNER/REPO/tree/...)
+    repos_changed   INTEGER NOT NULL DEFAULT 0,  -- repositories whose files were listed: new, changed, or left pending by an earlier crawl
+    repos_unchanged INTEGER NOT NULL DEFAULT 0,  -- repositories the models API showed at the sha recorded: not listed, their files kept as they are
+    repos_gone      INTEGER NOT NULL DEFAULT 0   -- repositories a full listing no longer showed and the Hub answered 404 for: their files marked gone
 );
 
 -- One catalogued artifact: a GGUF file, a split GGUF set, or a safetensors checkpoint.
@@ -235,9 +241,13 @@ CREATE TABLE model_events (
     policy_after  TEXT,
     census_before TEXT,                   -- models.census before and after
     census_after  TEXT,
-    message       TEXT                    -- failed: the reason
+    message       TEXT,                   -- failed: the reason
+    -- schema 19: what the digest (`modelcat changes`) says changed besides size, policy and census
+    metadata_before TEXT,                 -- the data files' files.metadata_hash in shard order, comma-separated, before and after; NULL in events older than schema 19
+    metadata_after  TEXT
 );
 CREATE INDEX model_events_crawl ON model_events(crawl_id);
+CREATE INDEX model_events_location ON model_events(location, event_id);  -- a location's history (schema 19): failing since when
 
 -- Would ggml's own GGUF reader read each GGUF data file (schema 9)? One row per reason it refuses
 -- one; files.ggml_refusals counts them. The checks follow ggml/src/gguf.cpp
@@ -289,6 +299,29 @@ CREATE TABLE rate_budgets (
     window_s  REAL,              -- RateLimit-Policy w, seconds
     crawl_id  INTEGER NOT NULL REFERENCES crawls(crawl_id),  -- the crawl that was told
     PRIMARY KEY (host, budget)
+);
+
+-- What the Hub's models API last said of each repository a many-repository input lists (schema 17),
+-- so that a night reads its pages, newest lastModified first, only down to repositories unchanged
+-- since the crawl that last saw them, and lists the files of the changed ones only (docs/remote.md).
+CREATE TABLE hub_repos (
+    scope         TEXT NOT NULL,   -- the input that lists it, as given: hf://AUTHOR/* or hf-search:?filter=gguf&search=...
+    repo          TEXT NOT NULL,   -- owner/name
+    last_modified TEXT NOT NULL,   -- the models API's lastModified, as given (ISO 8601, UTC)
+    sha           TEXT NOT NULL,   -- the models API's sha: the commit of the repository's main revision
+    status        TEXT NOT NULL CHECK (status IN ('ok', 'pending', 'gone', 'left')),  -- ok: its files catalogued at that sha; pending: listed, but a file or its listing failed or the crawl stopped first: the next crawl lists it again whatever the API says; gone: a full listing no longer showed it and the Hub answered 404; left: a full listing no longer showed it but it exists (its files kept)
+    first_crawl_id INTEGER NOT NULL REFERENCES crawls(crawl_id),  -- the crawl that first listed it
+    seen_crawl_id  INTEGER NOT NULL REFERENCES crawls(crawl_id),  -- the last crawl whose pages showed it (an early-stopping listing shows only the newest)
+    gone_crawl_id  INTEGER REFERENCES crawls(crawl_id),           -- the crawl that found it gone or left
+    PRIMARY KEY (scope, repo)
+);
+
+-- Each many-repository input's last listing that read its pages down to where it could stop (schema 17).
+CREATE TABLE hub_listings (
+    scope           TEXT PRIMARY KEY,  -- hub_repos.scope
+    newest          TEXT,              -- the newest lastModified that listing showed: below it (less an hour for the API's index to catch up) an unchanged repository ends the next night's pages; NULL when it showed none
+    listed_crawl_id INTEGER NOT NULL REFERENCES crawls(crawl_id),  -- that listing's crawl
+    full_crawl_id   INTEGER REFERENCES crawls(crawl_id)            -- the last crawl that read every page (the first, --full-listing, or one a week): the one that notices deleted repositories
 );
 
 -- Which llama-quantize settings made each GGUF model (schema 14): its per-tensor types against a
@@ -605,4 +638,4 @@ SELECT DISTINCT s.model_id, p.model_id AS projector_model_id, p.name AS projecto
   JOIN store_names s ON s.store = l.store AND s.root = l.root AND s.repo IS l.repo AND s.revision IS l.revision
  WHERE p.kind = 'mmproj' AND s.role = 'model' AND s.status = 'ok' AND s.model_id IS NOT NULL AND s.model_id <> p.model_id;
 
-PRAGMA user_version = 16;
+PRAGMA user_version = 19;

@@ -181,9 +181,7 @@ namespace {
 // A batch of hostile files crawled under an address-space limit: only the
 // hostile files fail, each with a reason, and the good ones are catalogued.
 TEST(HostileBatch, OnlyTheHostileFilesFailUnderAMemoryLimit) {
-#ifdef MODELCAT_SANITIZED
-    GTEST_SKIP() << "ASan reserves terabytes of address space; ulimit -v cannot apply";
-#endif
+    if (test::sanitized()) GTEST_SKIP() << "ASan reserves terabytes of address space; ulimit -v cannot apply";
     test::TempDir tmp;
     fs::path d = tmp / "batch";
     fs::create_directories(d);

@@ -77,9 +77,7 @@ TEST_F(DailyUse, AListOptionTakesOneFileAndTheFolderAfterItStaysAnInput) {
 }
 
 TEST_F(DailyUse, AModelFileGivenAsAListIsRefusedUnread) {
-#ifdef MODELCAT_SANITIZED
-    GTEST_SKIP() << "ASan reserves terabytes of address space; ulimit -v cannot apply";
-#endif
+    if (test::sanitized()) GTEST_SKIP() << "ASan reserves terabytes of address space; ulimit -v cannot apply";
     make_mirror(1);
     // a 4.9 GB GGUF named as a list: refused by its suffix, under a 1 GiB address-space cap
     fs::path big = tmp_ / "big-Q4_K_M.gguf";

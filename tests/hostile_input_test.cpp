@@ -16,7 +16,7 @@
 #include "kit/gguf_writer.hpp"
 #include "kit/safetensors_writer.hpp"
 #include "model/error.hpp"
-
+#include "support.hpp"
 
 using namespace modelcat;
 using kit::GgufType;
@@ -165,17 +165,13 @@ std::vector<Input> adversarial_inputs() {
 constexpr uint64_t kBudget = 64 * kMiB;
 
 TEST(HostileMemory, TheBudgetStopsAnAllocationOverIt) {
-#ifdef MODELCAT_SANITIZED
-    GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space";
-#endif
+    if (test::sanitized()) GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space";
     EXPECT_EQ(run_with_memory_budget([] { std::vector<char>(2 * kBudget).at(kBudget) = 1; }, kBudget), kOutOfMemory);
     EXPECT_EQ(run_with_memory_budget([] { std::vector<char>(kBudget / 2).at(0) = 1; }, kBudget), 0);
 }
 
 TEST(HostileMemory, NoHeaderMakesTheParserAllocateByItsClaims) {
-#ifdef MODELCAT_SANITIZED
-    GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space";
-#endif
+    if (test::sanitized()) GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space";
     for (const Input& input : adversarial_inputs()) {
         auto parse = input.safetensors ? &format::parse_safetensors : &format::parse_gguf;
         // as a whole file, and as the start of a 1 TiB file (every claim fits)

@@ -16,11 +16,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-#ifdef MODELCAT_SANITIZED
-const std::string kQueryGuard = "timeout 20 ";  // ASan reserves terabytes of address space: no ulimit -v
-#else
-const std::string kQueryGuard = "ulimit -v 1048576; timeout 20 ";
-#endif
+// ASan reserves terabytes of address space: no ulimit -v under it
+const std::string kQueryGuard = test::sanitized() ? "timeout 20 " : "ulimit -v 1048576; timeout 20 ";
 
 // Before: 0123, 1e5 and 3.10 were bound as numbers and found nothing; nan bound NULL and found all.
 TEST(HostileQuery, ParametersThatLookLikeNumbersAreNames) {
@@ -82,9 +79,7 @@ TEST(HostileQuery, ACatalogueAFirstCrawlIsCreatingSaysSo) {
 
 // Before: results were held whole (3 M rows took 691 MB) whatever the format.
 TEST(HostileQuery, ALargeResultStreamsAndATableSaysWhichFormatsStream) {
-#ifdef MODELCAT_SANITIZED
-    GTEST_SKIP() << "ASan reserves terabytes of address space; ulimit -v cannot apply";
-#endif
+    if (test::sanitized()) GTEST_SKIP() << "ASan reserves terabytes of address space; ulimit -v cannot apply";
     test::TempDir tmp;
     const std::string db = (tmp / "c.db").string();
     ASSERT_EQ(test::run_modelcat("crawl --quiet --db " + db + " " + (test::fixtures_dir() / "ggml-vocab-llama-spm.gguf").string()).exit_code, 0);

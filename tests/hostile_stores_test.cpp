@@ -23,9 +23,7 @@ const std::string kImage = "application/vnd.ollama.image.";
 class HostileStores : public ::testing::Test {
 protected:
     void SetUp() override {
-#ifdef MODELCAT_SANITIZED
-        GTEST_SKIP() << "ASan reserves terabytes of address space; ulimit -v cannot apply";
-#endif
+        if (test::sanitized()) GTEST_SKIP() << "ASan reserves terabytes of address space; ulimit -v cannot apply";
         fs::create_directories(other_.parent_path());
         fs::copy_file(test::fixtures_dir() / "ggml-vocab-llama-spm.gguf", other_);
     }

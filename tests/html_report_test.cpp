@@ -283,7 +283,7 @@ TEST_F(HtmlReport, InHeadlessChromium) {
     check_q4k_group(dom);
     check_table_links(dom);
 
-    fs::path shot = fs::path(MODELCAT_ARTIFACTS_DIR) / "html_report.png";
+    fs::path shot = test::executable_dir() / "html_report.png";
     fs::remove(shot);
     test::CommandResult r = test::run_command(browser + "--window-size=1400,2000 --screenshot='" + shot.string() + "' " + url);
     ASSERT_TRUE(fs::exists(shot)) << r.err;

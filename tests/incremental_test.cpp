@@ -111,7 +111,7 @@ TEST_F(Incremental, CopiesShowAsOneContentWithSeveralLocations) {
 TEST_F(Incremental, DryRunListsWhatWouldBeRead) {
     kit::llama31_quant("Q4_K_S").write(file("Q2_K"));
     kit::llama31_quant("Q4_K_S").write(store_ / "new.gguf");
-    test::CommandResult dry = crawl("--dry-run");
+    test::CommandResult dry = crawl("--dry-run -v");  // -v: unchanged models listed too
     ASSERT_EQ(dry.exit_code, 0) << dry.err;
     EXPECT_NE(dry.out.find("changed\tMeta-Llama-3.1-8B-Instruct-Q2_K"), std::string::npos) << dry.out;
     EXPECT_NE(dry.out.find("new\tnew\t"), std::string::npos) << dry.out;

@@ -325,7 +325,7 @@ TEST_F(OldCatalogue, WhereNothingIsMissingTheNextCrawlReadsNothing) {
     if (last_reread_version() < catalog::schema_version()) write_old_catalogue(db, last_reread_version(), current_);
     else fs::copy_file(current_, db);
     ASSERT_EQ(test::run_modelcat("migrate --db " + db.string()).exit_code, 0);
-    test::CommandResult dry = test::run_modelcat("crawl --dry-run --db " + db.string() + " " + store_.string());
+    test::CommandResult dry = test::run_modelcat("crawl --dry-run -v --db " + db.string() + " " + store_.string());  // -v: unchanged too
     const std::string lines = "\n" + dry.out;
     EXPECT_NE(lines.find("\nunchanged\tdamaged\t" + damaged_.string()), std::string::npos) << dry.out;
     EXPECT_NE(lines.find("\nunchanged\tclean\t" + clean_.string()), std::string::npos) << dry.out;

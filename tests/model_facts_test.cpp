@@ -126,7 +126,7 @@ TEST(OllamaManifest, LayersAndWhatIsWrongWithThem) {
     EXPECT_EQ(error_path("not json").substr(0, 28), ": manifest is not valid JSON");
 }
 
-TEST(OllamaRegistry, ReferencesAsOllamaNamesThem) {
+TEST(OllamaReference, ReferencesAsOllamaNamesThem) {
     auto ref = locate::parse_ollama_input("ollama://llama3.1:8b");
     ASSERT_TRUE(ref);
     EXPECT_EQ(locate::ollama_manifest_url(*ref), "https://registry.ollama.ai/v2/library/llama3.1/manifests/8b");

@@ -4,6 +4,7 @@
 
 #include <SQLiteCpp/SQLiteCpp.h>
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -56,7 +57,18 @@ void copy_llama31_lineup(const std::filesystem::path& dir) {
     if (std::system(cmd.c_str()) != 0) throw std::runtime_error("could not run: " + cmd);
 }
 
-std::string modelcat_binary() { return MODELCAT_BINARY; }
+std::filesystem::path executable_dir() { return std::filesystem::read_symlink("/proc/self/exe").parent_path(); }
+
+// Each variant's tests/ folder sits beside its own binary: build/tests and build/modelcat, or
+// build/asan/tests and build/asan/modelcat.
+std::string modelcat_binary() { return (executable_dir().parent_path() / "modelcat").string(); }
+
+// The test code is compiled once, uninstrumented; a suite linked with the sanitized libraries
+// carries the ASan runtime, whose entry point is then a symbol of the process.
+bool sanitized() {
+    static const bool asan = dlsym(RTLD_DEFAULT, "__asan_init") != nullptr;
+    return asan;
+}
 
 pid_t spawn_modelcat(const std::vector<std::string>& args, const std::filesystem::path& err) {
     std::vector<std::string> all = {modelcat_binary()};
@@ -82,7 +94,7 @@ int wait_exit(pid_t pid) {
 }
 
 CommandResult run_modelcat(const std::string& args, const std::string& shell_prefix) {
-    return run_command(shell_prefix + std::string(MODELCAT_BINARY) + " " + args);
+    return run_command(shell_prefix + modelcat_binary() + " " + args);
 }
 
 std::filesystem::path fixtures_dir() { return std::filesystem::path(MODELCAT_FIXTURES_DIR).lexically_normal(); }

@@ -35,7 +35,9 @@ CommandResult run_command(const std::string& command);
 // `shell_prefix` (e.g. "ulimit -v 1048576;") in the same shell.
 CommandResult run_modelcat(const std::string& args, const std::string& shell_prefix = "");
 
-std::string modelcat_binary();  // the built binary's path
+std::string modelcat_binary();  // the built binary's path (of this suite's variant)
+std::filesystem::path executable_dir();  // the suite's own folder: where it leaves artifacts (a screenshot)
+bool sanitized();  // whether this suite and its binary run under AddressSanitizer
 
 // The built binary with `args`, started in the background: stdout to /dev/null, stderr into `err`.
 pid_t spawn_modelcat(const std::vector<std::string>& args, const std::filesystem::path& err = "/dev/null");

@@ -62,10 +62,14 @@ void require_catalogue_file(const std::string& path) {
     if (!std::filesystem::is_regular_file(path, ec)) throw std::runtime_error("no catalogue at " + path + " (run modelcat crawl first)");
 }
 
-SQLite::Database open_database_read_only(const std::string& path) {
+SQLite::Database open_any_version_read_only(const std::string& path) {
     require_catalogue_file(path);
     skip_allocation_counts();
-    SQLite::Database db = open_published_or_live(path);
+    return open_published_or_live(path);
+}
+
+SQLite::Database open_database_read_only(const std::string& path) {
+    SQLite::Database db = open_any_version_read_only(path);
     const int version = user_version(db);
     if (version == 0 && db.execAndGet("SELECT count(*) FROM sqlite_master").getInt() == 0) {
         // a first crawl turns WAL on, then writes the schema in one transaction: until it commits,

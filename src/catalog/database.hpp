@@ -25,4 +25,7 @@ void require_catalogue_file(const std::string& path);
 // schema is older than this build's.
 SQLite::Database open_database_read_only(const std::string& path);
 
+// The same, whatever its schema version (the dry run copies an old one to migrate it in memory).
+SQLite::Database open_any_version_read_only(const std::string& path);
+
 }  // namespace modelcat::catalog

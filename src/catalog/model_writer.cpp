@@ -12,8 +12,8 @@ namespace modelcat::catalog {
 
 namespace {
 
-const char* const kPreviousSql =
-    "SELECT m.file_bytes, coalesce(m.policy_hash, ''), coalesce(m.census, '') FROM models m WHERE m.location = :location";
+const std::string kPreviousSql = "SELECT m.file_bytes, coalesce(m.policy_hash, ''), coalesce(m.census, ''), " +
+                                 model_metadata_hashes_sql("m.model_id") + " FROM models m WHERE m.location = :location";
 const char* const kEvictSql =
     "DELETE FROM models WHERE model_id IN (SELECT model_id FROM files WHERE location = :file) AND location <> :model";
 const std::string kUpsertSql =
@@ -79,11 +79,12 @@ const char* const kMemorySql =
 const char* const kMemoryCacheSql =
     "INSERT INTO memory_caches (model_id, cache, kind, window, layers, k_elements, v_elements, v_padded_elements)"
     " VALUES (:model_id, :cache, :kind, :window, :layers, :k_elements, :v_elements, :v_padded_elements)";
-const char* const kEventSql =
+const std::string kEventSql =
     "INSERT INTO model_events (crawl_id, location, event, file_bytes_before, file_bytes_after,"
-    " policy_before, policy_after, census_before, census_after)"
+    " policy_before, policy_after, census_before, census_after, metadata_before, metadata_after)"
     " SELECT :crawl_id, m.location, :event, :bytes_before, m.file_bytes, :policy_before, m.policy_hash,"
-    " :census_before, m.census FROM models m WHERE m.model_id = :model_id";
+    " :census_before, m.census, :metadata_before, " + model_metadata_hashes_sql("m.model_id") +
+    " FROM models m WHERE m.model_id = :model_id";
 
 }  // namespace
 
@@ -129,7 +130,10 @@ std::optional<ModelWriter::Before> ModelWriter::previous(const std::string& loca
     NamedStatement& st = previous_;
     st.bind(":location", location);
     std::optional<Before> b;
-    if (st.step()) b = Before{st.column(0).getInt64(), st.column(1).getString(), st.column(2).getString()};
+    if (st.step()) {
+        b = Before{st.column(0).getInt64(), st.column(1).getString(), st.column(2).getString(), std::nullopt};
+        if (!st.column(3).isNull()) b->metadata = st.column(3).getString();
+    }
     st.reset();
     return b;
 }
@@ -313,6 +317,8 @@ void ModelWriter::record_event(int64_t crawl_id, int64_t model_id, const std::op
     ev.bind(":bytes_before", before ? std::optional(before->file_bytes) : std::nullopt);
     ev.bind(":policy_before", before ? std::optional(before->policy_hash) : std::nullopt);
     ev.bind(":census_before", before ? std::optional(before->census) : std::nullopt);
+    if (before && before->metadata) ev.bind(":metadata_before", *before->metadata);  // bound without a copy: `before` outlives exec()
+    else ev.bind_null(":metadata_before");
     ev.bind(":model_id", model_id);
     ev.exec();
 }

@@ -26,6 +26,7 @@ private:
     struct Before {
         int64_t file_bytes;
         std::string policy_hash, census;
+        std::optional<std::string> metadata;  // the data files' metadata hashes (model_events.metadata_before)
     };
     std::optional<Before> previous(const std::string& location);
     void evict_moved_files(const model::ModelRows& rows);

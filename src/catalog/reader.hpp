@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "catalog/digest.hpp"
 #include "catalog/query.hpp"
 #include "catalog/report_data.hpp"
 
@@ -37,6 +38,12 @@ public:
     // The bundled `audit` report of one audit.
     QueryResult audit_summary(int64_t audit_id);
     QueryResult audit_metadata(int64_t audit_id);  // its metadata rows, as the audit_metadata report prints them
+    // The nightly digest (catalog/digest.hpp): the crawls `since` names, what they changed, a crawl's lists.
+    std::optional<CrawlSpan> crawls_since(const Since& since) { return catalog::crawls_since(*db_, since); }
+    std::vector<DigestEntry> digest(const CrawlSpan& span) { return digest_entries(*db_, span); }
+    CrawlEvents crawl_events(int64_t crawl_id, const std::string& event, size_t limit) {
+        return catalog::crawl_events(*db_, crawl_id, event, limit);
+    }
 
 private:
     friend class Writer;  // Writer::reader(): a reader over the writer's own connection

@@ -1,14 +1,17 @@
 #include "catalog/writer.hpp"
 
+#include <SQLiteCpp/Backup.h>
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
 #include <sqlite3.h>
 
 #include <chrono>
+#include <filesystem>
 #include <thread>
 
 #include "catalog/audit_store.hpp"
 #include "catalog/database.hpp"
+#include "catalog/hub_repos.hpp"
 #include "catalog/model_writer.hpp"
 #include "catalog/named_statement.hpp"
 #include "catalog/schema.hpp"
@@ -65,7 +68,20 @@ Writer::Writer(const std::string& path) : db_(open_writable(path)) {
     db_.exec("PRAGMA foreign_keys = ON");
 }
 
+Writer::Writer(AsIs, SQLite::Database db) : db_(std::move(db)) {}
+
 Writer::~Writer() = default;
+
+Writer Writer::for_dry_run(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return Writer(":memory:");
+    if (catalogue_version(path) >= schema_version()) return Writer(AsIs{}, open_database_read_only(path));
+    SQLite::Database copy(":memory:", SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    SQLite::Database old = open_any_version_read_only(path);
+    SQLite::Backup(copy, old).executeStep();
+    bring_to_current_schema(copy);
+    return Writer(AsIs{}, std::move(copy));
+}
 
 void Writer::migrate() { bring_to_current_schema(db_); }
 
@@ -87,11 +103,13 @@ void Writer::finish_crawl(int64_t crawl_id, const CrawlTotals& t) {
                          "UPDATE crawls SET finished_at = " + kNow +
                              ", files_ok = ?, files_failed = ?, tensors = ?, bytes_read = ?, requests = ?, seconds = ?,"
                              " files_new = ?, files_changed = ?, files_unchanged = ?, files_gone = ?, api_calls = ?,"
-                             " resolver_calls = ?, storage_reads = ?, status = ? WHERE crawl_id = ?");
+                             " resolver_calls = ?, storage_reads = ?, model_pages = ?, repo_listings = ?, repos_changed = ?,"
+                             " repos_unchanged = ?, repos_gone = ?, status = ? WHERE crawl_id = ?");
     int i = 1;
     for (uint64_t v : {t.files_ok(), t.files_failed, t.tensors, t.bytes_read, t.requests}) st.bind(i++, static_cast<int64_t>(v));
     st.bind(i++, t.seconds);
-    for (uint64_t v : {t.files_new, t.files_changed, t.files_unchanged, t.files_gone, t.api_calls, t.resolver_calls, t.storage_reads})
+    for (uint64_t v : {t.files_new, t.files_changed, t.files_unchanged, t.files_gone, t.api_calls, t.resolver_calls, t.storage_reads,
+                       t.model_pages, t.repo_listings, t.repos_changed, t.repos_unchanged, t.repos_gone})
         st.bind(i++, static_cast<int64_t>(v));
     st.bind(i++, t.interrupted ? "interrupted" : "finished");
     st.bind(i, crawl_id);
@@ -168,6 +186,20 @@ std::vector<Writer::FilesUnder> Writer::files_under(const std::vector<std::strin
     return out;
 }
 
+std::vector<std::string> Writer::missing_under(const std::vector<std::string>& dirs, const std::vector<std::string>& seen) {
+    SQLite::Transaction tx(db_);  // the temporary table only: rolled back
+    load_seen(seen);
+    SQLite::Statement st(db_, "SELECT location FROM files WHERE status <> 'gone' AND substr(location, 1, length(?1) + 1) = ?1 || '/'"
+                              " AND location NOT IN (SELECT location FROM crawl_seen) ORDER BY location");
+    std::vector<std::string> out;
+    for (const auto& d : dirs) {
+        st.bind(1, d);
+        while (st.executeStep()) out.push_back(st.getColumn(0).getString());
+        st.reset();
+    }
+    return out;
+}
+
 uint64_t Writer::mark_gone(int64_t crawl_id, const std::vector<std::string>& missing, const std::vector<std::string>& dirs,
                             const std::vector<std::string>& seen) {
     SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
@@ -183,9 +215,11 @@ uint64_t Writer::mark_gone(int64_t crawl_id, const std::vector<std::string>& mis
                             " AND location NOT IN (SELECT location FROM crawl_seen)");
     exec_each(under, dirs);
     SQLite::Statement ev(db_,
-                         "INSERT INTO model_events (crawl_id, location, event, file_bytes_before, policy_before, census_before)"
-                         " SELECT ?, g.location, 'gone', m.file_bytes, m.policy_hash, q.census FROM crawl_gone g"
-                         " JOIN files f USING (location) JOIN models m USING (model_id) JOIN quant_summary q USING (model_id)");
+                         "INSERT INTO model_events (crawl_id, location, event, file_bytes_before, policy_before, census_before,"
+                         " metadata_before) SELECT ?, g.location, 'gone', m.file_bytes, m.policy_hash, q.census, " +
+                             model_metadata_hashes_sql("m.model_id") +
+                             " FROM crawl_gone g JOIN files f USING (location) JOIN models m USING (model_id)"
+                             " JOIN quant_summary q USING (model_id)");
     ev.bind(1, crawl_id);
     ev.exec();
     SQLite::Statement up(db_, "UPDATE files SET status = 'gone', gone_crawl_id = ? WHERE location IN (SELECT location FROM crawl_gone)");
@@ -234,6 +268,19 @@ void Writer::save_rate_budgets(int64_t crawl_id, const std::vector<model::RateBu
 int64_t Writer::write_model(int64_t crawl_id, const model::ModelRows& rows) {
     if (!writer_) writer_ = std::make_unique<ModelWriter>(db_);
     return writer_->write(crawl_id, rows);
+}
+
+std::vector<model::HubRepoRow> Writer::hub_repos(const std::vector<std::string>& scopes, const std::string& endpoint) {
+    return read_hub_repos(db_, scopes, endpoint);
+}
+
+std::vector<model::HubListingRow> Writer::hub_listings(const std::vector<std::string>& scopes) {
+    return read_hub_listings(db_, scopes);
+}
+
+void Writer::record_hub_discovery(int64_t crawl_id, const std::vector<model::HubRepoRow>& repos,
+                                  const std::vector<model::HubListingRow>& listings) {
+    write_hub_discovery(db_, crawl_id, repos, listings);
 }
 
 int64_t Writer::record_audit(const model::AuditResult& result) { return store_audit(db_, result); }

@@ -36,6 +36,8 @@ struct CrawlTotals {
     uint64_t files_new = 0, files_changed = 0, files_unchanged = 0, files_gone = 0, files_failed = 0;
     uint64_t tensors = 0, bytes_read = 0, requests = 0;
     uint64_t api_calls = 0, resolver_calls = 0, storage_reads = 0;  // requests by the Hub budget they spend
+    uint64_t model_pages = 0, repo_listings = 0;                      // of the API calls: models API pages, repository tree pages
+    uint64_t repos_changed = 0, repos_unchanged = 0, repos_gone = 0;  // many-repository inputs' repositories
     bool interrupted = false;  // stopped by a signal or --deadline before every model was done
     double seconds = 0;
     uint64_t files_ok() const { return files_new + files_changed; }  // read and catalogued (crawls.files_ok)
@@ -48,6 +50,9 @@ public:
     explicit Writer(const std::string& path);
     ~Writer();
     static Writer open_for_writing(const std::string& path) { return Writer(path); }
+    // What a dry run plans against, writing nothing: the catalogue at `path` read-only when its
+    // schema is current; an older one copied into memory and migrated there; none: an empty one in memory.
+    static Writer for_dry_run(const std::string& path);
 
     // Reads through this connection (an in-memory catalogue has no other).
     Reader reader() { return Reader(db_); }
@@ -75,6 +80,8 @@ public:
     std::vector<FilesUnder> files_under(const std::vector<std::string>& dirs, const std::vector<std::string>& seen);
     // Marks catalogued files missing: those named in `missing`, and those under
     // any of `dirs` that are not in `seen`. Returns how many became gone.
+    // The catalogued files under `dirs` that are not in `seen`: what mark_gone would mark.
+    std::vector<std::string> missing_under(const std::vector<std::string>& dirs, const std::vector<std::string>& seen);
     uint64_t mark_gone(int64_t crawl_id, const std::vector<std::string>& missing, const std::vector<std::string>& dirs,
                        const std::vector<std::string>& seen);
 
@@ -87,6 +94,13 @@ public:
     std::vector<model::RateBudgetRow> rate_budgets();
     void save_rate_budgets(int64_t crawl_id, const std::vector<model::RateBudgetRow>& budgets);
 
+    // What the Hub's models API last said of the repositories these many-repository inputs list
+    // (catalog/hub_repos.hpp), and what this crawl leaves of them.
+    std::vector<model::HubRepoRow> hub_repos(const std::vector<std::string>& scopes, const std::string& endpoint);
+    std::vector<model::HubListingRow> hub_listings(const std::vector<std::string>& scopes);
+    void record_hub_discovery(int64_t crawl_id, const std::vector<model::HubRepoRow>& repos,
+                              const std::vector<model::HubListingRow>& listings);
+
     // Records an audit and its tensors in one transaction (catalog/audit_store.hpp); returns audit_id.
     int64_t record_audit(const model::AuditResult& result);
 
@@ -94,6 +108,8 @@ public:
     int64_t files_to_reread();
 
 private:
+    struct AsIs {};
+    Writer(AsIs, SQLite::Database db);  // the connection as it is: no migration, no pragma
     void migrate();
     SQLite::Database db_;
     SQLite::Statement& prepared(std::unique_ptr<SQLite::Statement>& st, const char* sql);

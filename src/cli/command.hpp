@@ -27,6 +27,7 @@ Command show_command(CLI::App& app);
 Command diff_command(CLI::App& app, std::string& db);
 Command report_command(CLI::App& app, std::string& db);
 Command audit_command(CLI::App& app, const Settings& settings, std::string& db);
+Command changes_command(CLI::App& app, std::string& db);
 Command schema_command(CLI::App& app);
 Command migrate_command(CLI::App& app, std::string& db);
 

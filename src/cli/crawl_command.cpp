@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -27,12 +28,12 @@ constexpr int kExitHeldBack = 3;      // a folder looked unmounted or lost too m
 
 struct CrawlFlags {
     std::vector<std::string> inputs, lists;
-    bool quiet = false, force = false, dry_run = false, json_summary = false;
+    bool quiet = false, verbose = false, force = false, dry_run = false, json_summary = false;
     unsigned jobs = crawl::CrawlOptions{}.jobs;
     model::Limits limits;
     AccessFlags access;
     std::string deadline, max_gone;
-    bool allow_gone = false, no_wait = false;
+    bool allow_gone = false, no_wait = false, full_listing = false;
 };
 
 // "25" files or "10%" of a folder's catalogued files; nullopt when it is neither.
@@ -64,14 +65,37 @@ std::optional<std::vector<std::string>> all_inputs(const CrawlFlags& flags) {
     return inputs;
 }
 
-int print_dry_run(catalog::Writer& cat, const std::vector<std::string>& inputs, const CrawlFlags& flags, const Settings& settings) {
-    for (const auto& m : crawl::dry_run(cat, inputs, flags.force, settings.stores)) {
-        std::cout << crawl::status_name(m.expected) << "\t" << terminal_safe(m.name);
-        for (const auto& f : m.files) std::cout << "\t" << terminal_safe(f);
-        if (!m.message.empty()) std::cout << "\t" << terminal_safe(m.message);
+// What a crawl would do: new, changed and failed models (unchanged with -v) and the files it
+// would mark gone, one tab-separated line each on stdout, then the counts on stderr.
+int print_dry_run(catalog::Writer& cat, const std::vector<std::string>& inputs, const CrawlFlags& flags, const Settings& settings,
+                  const crawl::GoneGuard& guard) {
+    const crawl::DryRun plan = crawl::dry_run(cat, inputs, flags.force, settings.stores, guard);
+    for (const auto& held : plan.held_back) std::cerr << "modelcat crawl: " << terminal_safe(held) << "\n";
+    if (flags.json_summary) std::cout << dry_run_json(plan) << "\n";
+    std::map<crawl::ModelStatus, uint64_t> count;
+    for (const auto& m : plan.models) {
+        ++count[m.expected];
+        if (flags.quiet || flags.json_summary || (m.expected == crawl::ModelStatus::unchanged && !flags.verbose)) continue;
+        std::cout << crawl::status_name(m.expected) << "\t" << terminal_line(m.name);
+        for (const auto& f : m.files) std::cout << "\t" << terminal_line(f);
+        if (!m.message.empty()) std::cout << "\t" << terminal_line(m.message);
         std::cout << "\n";
     }
+    if (!flags.quiet && !flags.json_summary)
+        for (const auto& g : plan.gone) std::cout << "gone\t" << terminal_line(g) << "\n";
+    using S = crawl::ModelStatus;
+    if (!flags.quiet)
+        std::cerr << "dry run: " << count[S::new_] << " new, " << count[S::changed] << " changed, " << count[S::unchanged]
+                  << " unchanged, " << count[S::failed] << " failed (models); " << plan.gone.size()
+                  << " files gone; nothing read or written\n";
     return kExitOk;
+}
+
+// The crawl's new, changed and gone models for --json-summary, from its events.
+SummaryLists summary_lists(catalog::Writer& cat, int64_t crawl_id) {
+    catalog::Reader reader = cat.reader();
+    return {reader.crawl_events(crawl_id, "new", kListed), reader.crawl_events(crawl_id, "changed", kListed),
+            reader.crawl_events(crawl_id, "gone", kListed)};
 }
 
 // One crawl writes a catalogue at a time: a second waits for the first, saying for whom, or refuses (--no-wait).
@@ -91,20 +115,21 @@ int run_crawl(const Settings& settings, const std::string& db_path, CrawlFlags f
         std::cerr << "modelcat crawl: no inputs (give files, directories or --list FILE)\n";
         return kExitUsage;
     }
-    std::optional<catalog::CrawlLock> lock;
-    if (!flags.dry_run && !lock_catalogue(lock.emplace(db_path), db_path, !flags.no_wait)) return kExitUsage;
-    std::error_code ec;
-    const bool no_catalogue = !std::filesystem::exists(db_path, ec);  // a dry run creates none: it plans against an empty one
-    catalog::Writer cat = catalog::Writer::open_for_writing(flags.dry_run && no_catalogue ? ":memory:" : db_path);
-    if (flags.dry_run) return print_dry_run(cat, *inputs, flags, settings);
-    std::optional<double> deadline_s;
-    if (!flags.deadline.empty() && !(deadline_s = parse_duration(flags.deadline))) {
-        std::cerr << "modelcat crawl: --deadline " << flags.deadline << ": expected a duration such as 90s, 45m, 8h or 1h30m\n";
-        return kExitUsage;
-    }
     std::optional<crawl::GoneGuard> gone = parse_gone_guard(flags.max_gone, flags.allow_gone);
     if (!gone) {
         std::cerr << "modelcat crawl: --max-gone " << terminal_safe(flags.max_gone) << ": expected a count such as 25 or a share such as 10%\n";
+        return kExitUsage;
+    }
+    if (flags.dry_run) {  // no lock, no catalogue created, nothing written
+        catalog::Writer plan_against = catalog::Writer::for_dry_run(db_path);
+        return print_dry_run(plan_against, *inputs, flags, settings, *gone);
+    }
+    std::optional<catalog::CrawlLock> lock;
+    if (!lock_catalogue(lock.emplace(db_path), db_path, !flags.no_wait)) return kExitUsage;
+    catalog::Writer cat = catalog::Writer::open_for_writing(db_path);
+    std::optional<double> deadline_s;
+    if (!flags.deadline.empty() && !(deadline_s = parse_duration(flags.deadline))) {
+        std::cerr << "modelcat crawl: --deadline " << flags.deadline << ": expected a duration such as 90s, 45m, 8h or 1h30m\n";
         return kExitUsage;
     }
     CrawlDisplay display(flags.quiet, ::isatty(STDERR_FILENO) != 0);
@@ -116,6 +141,7 @@ int run_crawl(const Settings& settings, const std::string& db_path, CrawlFlags f
     options.access = http_access(settings, flags.access);
     options.stores = settings.stores;
     options.gone = *gone;
+    options.full_listing = flags.full_listing;
     options.on_model = [&](const crawl::ModelOutcome& o) { display.model_done(o); };
     options.on_progress = [&](const crawl::CrawlProgress& p) { display.progress(p); };
     options.access.http.on_budget_wait = [&](const std::string& host, const std::string& budget, double s) {
@@ -127,7 +153,12 @@ int run_crawl(const Settings& settings, const std::string& db_path, CrawlFlags f
     install_stop_handlers();
     crawl::CrawlReport rep = crawl::run_crawl(cat, *inputs, options);
     for (const auto& held : rep.held_back) std::cerr << "modelcat crawl: " << terminal_safe(held) << "\n";
-    display.finish(rep, flags.json_summary);
+    if (flags.json_summary) {
+        const SummaryLists lists = summary_lists(cat, rep.crawl_id);
+        display.finish(rep, &lists);
+    } else {
+        display.finish(rep, nullptr);
+    }
     if (int sig = stop_signal()) return kExitSignalBase + sig;
     const catalog::CrawlTotals& t = rep.totals;
     if (t.files_ok() + t.files_unchanged + t.files_failed + t.files_gone == 0 && rep.held_back.empty())
@@ -135,13 +166,6 @@ int run_crawl(const Settings& settings, const std::string& db_path, CrawlFlags f
     if (rep.inputs_missing) return kExitUsage;
     if (!rep.held_back.empty()) return kExitHeldBack;
     return t.files_failed ? kExitSomeFailed : kExitOk;
-}
-
-// 1,048,576: a count for a help line.
-std::string with_commas(uint64_t n) {
-    std::string digits = std::to_string(n), out;
-    for (size_t i = 0; i < digits.size(); ++i) out += (i && (digits.size() - i) % 3 == 0 ? "," : "") + digits.substr(i, 1);
-    return out;
 }
 
 // 256 MiB: a whole number of MiB (or of bytes) for a help line.
@@ -168,8 +192,11 @@ Command crawl_command(CLI::App& app, const Settings& settings, std::string& db) 
         ->allow_extra_args(false);  // `--list a.txt mirror/`: mirror/ stays an input
     cmd->add_flag("-q,--quiet", f->quiet, "print only problems: failures, held-back folders and then the summary; nothing on success");
     cmd->add_flag("--force", f->force, "re-read files whose size, mtime and inode are unchanged");
-    cmd->add_flag("--dry-run", f->dry_run, "list what would be read (new, changed, unchanged) and stop");
-    cmd->add_flag("--json-summary", f->json_summary, "print one JSON object with the totals at the end");
+    cmd->add_flag("--dry-run", f->dry_run,
+                  "list what a crawl would read (new, changed) and mark gone, with counts; read no header, write nothing");
+    cmd->add_flag("-v,--verbose", f->verbose, "with --dry-run: list unchanged models too");
+    cmd->add_flag("--json-summary", f->json_summary,
+                  "print one JSON object at the end: the totals and the new, changed, gone and failed (first 1,000 of each)");
     cmd->add_option("-j,--jobs", f->jobs,
                     "models in flight: remote transfers, and local reads on up to 8 threads (default " + std::to_string(f->jobs) + ")")
         ->check(CLI::Range(1, 1024));
@@ -190,8 +217,13 @@ Command crawl_command(CLI::App& app, const Settings& settings, std::string& db) 
     cmd->add_option("--max-gone", f->max_gone,
                     "N files or P% of a folder's catalogued files that may vanish in one crawl; past it none is marked gone, exit 3"
                     " (default 10%)");
+    cmd->add_flag("--full-listing", f->full_listing,
+                  "hf://AUTHOR/* and hf-search: inputs: read every page of the models API, not only down to what is unchanged"
+                  " (notices deleted repositories; done anyway a week after the last)");
     add_token_file_option(cmd, f->access);
-    cmd->add_option("inputs", f->inputs, "files, directories, http(s):// URLs, hf://owner/repo[@rev][/glob]");
+    cmd->add_option("inputs", f->inputs,
+                    "files, directories, http(s):// URLs, hf://owner/repo[@rev][/glob], hf://AUTHOR/*[/glob],"
+                    " hf-search:?filter=gguf&search=...");
     return {cmd, [f, &settings, &db] { return run_crawl(settings, db, *f); }};
 }
 

@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
     const std::vector<cli::Command> commands = {
         cli::crawl_command(app, settings, db), cli::query_command(app, db),  cli::show_command(app),
         cli::diff_command(app, db),            cli::report_command(app, db), cli::audit_command(app, settings, db),
-        cli::schema_command(app),              cli::migrate_command(app, db),
+        cli::changes_command(app, db),         cli::schema_command(app),              cli::migrate_command(app, db),
     };
     app.set_version_flag("--version", cli::version_text, "print the version, git commit, schema, SQLite and libcurl versions");
     if (auto refused = cli::refuse_unknown_command(app, argc, argv)) return *refused;

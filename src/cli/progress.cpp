@@ -1,6 +1,8 @@
 #include "cli/progress.hpp"
 
 #include <iostream>
+#include <map>
+#include <vector>
 
 #include "cli/terminal.hpp"
 #include "format/json_text.hpp"
@@ -19,6 +21,26 @@ std::string human_bytes(double b) {
     std::snprintf(buf, sizeof buf, u ? "%.1f %s" : "%.0f %s", b, units[u]);
     return buf;
 }
+// `"new": ["/m/a.gguf", ...], "new_total": N`; changed entries are objects saying what changed.
+void append_list(std::string& j, const std::string& name, const catalog::CrawlEvents& list) {
+    j += ", \"" + name + "\": [";
+    for (size_t i = 0; i < list.first.size(); ++i) {
+        const auto& row = list.first[i];
+        if (i) j += ", ";
+        if (name != "changed") {
+            format::append_json_string(j, row.location);
+            continue;
+        }
+        j += "{\"location\": ";
+        format::append_json_string(j, row.location);
+        j += ", \"what\": [";
+        const std::vector<std::string> what = catalog::what_changed(row.before, row.after);
+        for (size_t w = 0; w < what.size(); ++w) j += (w ? ", \"" : "\"") + what[w] + "\"";
+        j += "]}";
+    }
+    j += "], \"" + name + "_total\": " + std::to_string(list.total);
+}
+
 }  // namespace
 
 void CrawlDisplay::clear_line() {
@@ -60,7 +82,7 @@ void CrawlDisplay::budget_wait(const std::string& host, const std::string& budge
     std::fprintf(stderr, "%s: the \"%s\" budget is spent; waiting %.0f s for it to reset\n", host.c_str(), budget.c_str(), seconds);
 }
 
-void CrawlDisplay::finish(const crawl::CrawlReport& r, bool json_summary) {
+void CrawlDisplay::finish(const crawl::CrawlReport& r, const SummaryLists* json) {
     clear_line();
     const auto& t = r.totals;
     const bool all_well = t.files_failed == 0 && !t.interrupted && r.held_back.empty() && r.inputs_missing == 0;
@@ -73,7 +95,11 @@ void CrawlDisplay::finish(const crawl::CrawlReport& r, bool json_summary) {
                      (unsigned long long)t.files_failed, (unsigned long long)t.tensors, (unsigned long long)t.bytes_read,
                      (unsigned long long)t.requests, (unsigned long long)t.api_calls, (unsigned long long)t.resolver_calls,
                      (unsigned long long)t.storage_reads, t.seconds, t.interrupted ? ", interrupted" : "");
-    if (!json_summary) return;
+    if (!(quiet_ && all_well) && t.model_pages)  // many-repository inputs: what their discovery cost
+        std::fprintf(stderr, "hub repos: %llu changed, %llu unchanged, %llu gone; %llu models API pages, %llu repo listings\n",
+                     (unsigned long long)t.repos_changed, (unsigned long long)t.repos_unchanged, (unsigned long long)t.repos_gone,
+                     (unsigned long long)t.model_pages, (unsigned long long)t.repo_listings);
+    if (!json) return;
     std::string j = "{\"crawl_id\": " + std::to_string(r.crawl_id);
     auto field = [&](const char* k, uint64_t v) { j += std::string(", \"") + k + "\": " + std::to_string(v); };
     field("files_ok", t.files_ok());
@@ -88,9 +114,14 @@ void CrawlDisplay::finish(const crawl::CrawlReport& r, bool json_summary) {
     field("api_calls", t.api_calls);
     field("resolver_calls", t.resolver_calls);
     field("storage_reads", t.storage_reads);
+    field("model_pages", t.model_pages);
+    field("repo_listings", t.repo_listings);
+    field("repos_changed", t.repos_changed);
+    field("repos_unchanged", t.repos_unchanged);
+    field("repos_gone", t.repos_gone);
     j += std::string(", \"interrupted\": ") + (t.interrupted ? "true" : "false");
     j += ", \"seconds\": " + format::json_number(t.seconds) + ", \"failures\": [";
-    for (size_t i = 0; i < r.failures.size(); ++i) {
+    for (size_t i = 0; i < r.failures.size() && i < kListed; ++i) {
         const auto& f = r.failures[i];
         j += i ? ", {\"location\": " : "{\"location\": ";
         format::append_json_string(j, f.location);
@@ -98,7 +129,43 @@ void CrawlDisplay::finish(const crawl::CrawlReport& r, bool json_summary) {
         format::append_json_string(j, f.failure->reason());
         j += "}";
     }
-    std::cout << json_without_c1(j) << "]}\n";
+    j += "], \"failures_total\": " + std::to_string(r.failures.size());
+    append_list(j, "new", json->new_);
+    append_list(j, "changed", json->changed);
+    append_list(j, "gone", json->gone);
+    std::cout << json_without_c1(j) << "}\n";
+}
+
+std::string dry_run_json(const crawl::DryRun& plan) {
+    std::map<crawl::ModelStatus, std::vector<const crawl::DryRunEntry*>> by_status;
+    for (const auto& m : plan.models) by_status[m.expected].push_back(&m);
+    std::string j = "{\"dry_run\": true";
+    for (auto s : {crawl::ModelStatus::new_, crawl::ModelStatus::changed, crawl::ModelStatus::unchanged, crawl::ModelStatus::failed})
+        j += std::string(", \"models_") + crawl::status_name(s) + "\": " + std::to_string(by_status[s].size());
+    j += ", \"files_gone\": " + std::to_string(plan.gone.size());
+    for (auto s : {crawl::ModelStatus::new_, crawl::ModelStatus::changed, crawl::ModelStatus::failed}) {
+        const auto& list = by_status[s];
+        j += std::string(", \"") + (s == crawl::ModelStatus::failed ? "failures" : crawl::status_name(s)) + "\": [";
+        for (size_t i = 0; i < list.size() && i < kListed; ++i) {  // as the crawl's: new a location, the others objects
+            if (i) j += ", ";
+            if (s != crawl::ModelStatus::new_) j += "{\"location\": ";
+            format::append_json_string(j, list[i]->files.front());
+            if (s == crawl::ModelStatus::failed) {
+                j += ", \"message\": ";
+                format::append_json_string(j, list[i]->message);
+            }
+            if (s != crawl::ModelStatus::new_) j += "}";
+        }
+        j += std::string("], \"") + (s == crawl::ModelStatus::failed ? "failures" : crawl::status_name(s)) + "_total\": " +
+             std::to_string(list.size());
+    }
+    j += ", \"gone\": [";
+    for (size_t i = 0; i < plan.gone.size() && i < kListed; ++i) {
+        if (i) j += ", ";
+        format::append_json_string(j, plan.gone[i]);
+    }
+    j += "], \"gone_total\": " + std::to_string(plan.gone.size()) + "}";
+    return json_without_c1(j);
 }
 
 }  // namespace modelcat::cli

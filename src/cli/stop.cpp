@@ -38,6 +38,8 @@ std::optional<double> parse_duration(const std::string& text) {
                 case 's': unit = 1; break;
                 case 'm': unit = 60; break;
                 case 'h': unit = 3600; break;
+                case 'd': unit = 86400; break;
+                case 'w': unit = 7 * 86400; break;
                 default: return std::nullopt;
             }
             ++i;

@@ -11,7 +11,7 @@ namespace modelcat::cli {
 void install_stop_handlers();
 int stop_signal();  // SIGINT or SIGTERM once received, else 0
 
-// "90", "90s", "45m", "8h", "1h30m": seconds; nullopt when malformed.
+// "90", "90s", "45m", "8h", "1h30m", "7d", "2w": seconds; nullopt when malformed.
 std::optional<double> parse_duration(const std::string& text);
 
 }  // namespace modelcat::cli

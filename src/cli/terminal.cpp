@@ -6,14 +6,17 @@
 
 namespace modelcat::cli {
 
-std::string terminal_safe(std::string_view s) {
+namespace {
+
+// Controls as \xNN (newline and tab too when one_line), C1 as \u00NN, invalid UTF-8 as \xNN.
+std::string escaped(std::string_view s, bool one_line) {
     std::string out;
     out.reserve(s.size());
     char buf[8];
     for (size_t i = 0; i < s.size();) {
         auto c = static_cast<unsigned char>(s[i]);
         size_t n = model::utf8_sequence_at(s, i);
-        if (n == 0 || (n == 1 && ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f))) {
+        if (n == 0 || (n == 1 && ((c < 0x20 && (one_line || (c != '\n' && c != '\t'))) || c == 0x7f))) {
             std::snprintf(buf, sizeof buf, "\\x%02x", c);
             out += buf;
             ++i;
@@ -26,6 +29,18 @@ std::string terminal_safe(std::string_view s) {
             i += n;
         }
     }
+    return out;
+}
+
+}  // namespace
+
+std::string terminal_safe(std::string_view s) { return escaped(s, false); }
+
+std::string terminal_line(std::string_view s) { return escaped(s, true); }
+
+std::string with_commas(uint64_t n) {
+    std::string digits = std::to_string(n), out;
+    for (size_t i = 0; i < digits.size(); ++i) out += (i && (digits.size() - i) % 3 == 0 ? "," : "") + digits.substr(i, 1);
     return out;
 }
 

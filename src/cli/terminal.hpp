@@ -1,6 +1,7 @@
 #pragma once
 // Text from files and servers on its way to a terminal (or a log that one
 // will show): control characters must not act, whatever the destination.
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -10,6 +11,13 @@ namespace modelcat::cli {
 // controls (U+0080-U+009F) as \u00NN, and bytes that are not valid UTF-8 as
 // \xNN (a lone 0x9b is a CSI to some terminals). Everything else unchanged.
 std::string terminal_safe(std::string_view s);
+
+// terminal_safe, with newline and tab escaped too: text that must stay on its line (a digest's
+// entry, a tab-separated listing).
+std::string terminal_line(std::string_view s);
+
+// 1,048,576: a count for a person.
+std::string with_commas(uint64_t n);
 
 // JSON text with each C1 control written as its \u00NN escape: the same JSON
 // value (C1 controls are legal raw in JSON strings, and act on terminals).

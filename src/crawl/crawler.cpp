@@ -30,6 +30,8 @@ void add_costs(catalog::CrawlTotals& t, uint64_t bytes_read, uint64_t requests, 
     t.api_calls += by_kind.api;
     t.resolver_calls += by_kind.resolver;
     t.storage_reads += by_kind.storage;
+    t.model_pages += by_kind.model_pages;
+    t.repo_listings += by_kind.repo_listings;
 }
 
 void add_to_totals(catalog::CrawlTotals& t, const ModelOutcome& o) {
@@ -56,14 +58,34 @@ std::optional<std::string> why_held_back(const std::string& root, catalog::Write
            "; none marked gone (--allow-gone or a larger --max-gone marks them)";
 }
 
+// What a planning problem may be besides a failure: a catalogued file that vanished (gone), a named
+// folder that vanished with catalogued files under it (checked like a walked one), or a typo.
+enum class Vanished { no, file, folder, missing_input };
+
+Vanished vanished(catalog::Writer& catalog, const std::string& location, const std::set<std::string>& named) {
+    if (locate::is_remote(location)) return Vanished::no;
+    const std::string abs = locate::absolute_path(location);
+    if (io::stat_file(abs)) return Vanished::no;
+    if (catalog.stored_file(abs)) return Vanished::file;
+    std::error_code ec;
+    if (!named.contains(abs) || std::filesystem::exists(std::filesystem::symlink_status(abs, ec))) return Vanished::no;  // a special file
+    return catalog.files_under({abs}, {}).front().catalogued > 0 ? Vanished::folder : Vanished::missing_input;
+}
+
+// The local inputs as given, absolute: one of them missing is a typo.
+std::set<std::string> named_inputs(const std::vector<std::string>& inputs) {
+    std::set<std::string> named;
+    for (const auto& in : inputs)
+        if (!locate::is_remote(in) && !locate::is_store_input(in)) named.insert(locate::absolute_path(in));
+    return named;
+}
+
 // One crawl's bookkeeping: totals, progress, failures, and what was seen.
 class Crawl {
 public:
     Crawl(catalog::Writer& catalog, const std::vector<std::string>& inputs, const CrawlOptions& options)
-        : catalog_(catalog), options_(options) {
+        : catalog_(catalog), options_(options), named_(named_inputs(inputs)) {
         report_.crawl_id = catalog.begin_crawl(inputs);
-        for (const auto& in : inputs)
-            if (!locate::is_remote(in) && !locate::is_store_input(in)) named_.insert(locate::absolute_path(in));
         progress_.totals = &report_.totals;
     }
     void account(ModelOutcome o);
@@ -75,6 +97,9 @@ public:
 private:
     PipelineOptions pipeline_options() const;
     void note_planned(const locate::CrawlPlan& plan);
+    locate::HubMemory hub_memory(const std::vector<std::string>& inputs);
+    void record_discovery(const locate::HubDiscovery& found);
+    bool failed_under(const locate::DiscoveredRepo& repo) const;
     std::vector<std::string> roots_to_mark_gone();
 
     catalog::Writer& catalog_;
@@ -85,7 +110,7 @@ private:
     std::vector<std::string> seen_, scopes_, missing_, store_roots_;
     std::vector<model::StoreNameRow> names_;
     std::vector<std::pair<std::string, std::string>> store_models_;  // location, name: store models
-    std::set<std::string> named_;  // the local inputs as given, absolute: one of them missing is a typo
+    std::set<std::string> named_;
 };
 
 void Crawl::account(ModelOutcome o) {
@@ -100,24 +125,11 @@ void Crawl::account(ModelOutcome o) {
 
 // An input that could not be planned; a named file that vanished but was catalogued is gone, not an error.
 void Crawl::planning_problem(const model::Failure& p) {
-    if (!locate::is_remote(p.location)) {
-        std::string abs = locate::absolute_path(p.location);
-        if (!io::stat_file(abs)) {
-            if (catalog_.stored_file(abs)) {
-                missing_.push_back(abs);
-                return;
-            }
-            std::error_code ec;
-            if (named_.contains(abs) && !std::filesystem::exists(std::filesystem::symlink_status(abs, ec))) {  // not a special file
-                catalog::Writer::FilesUnder under = catalog_.files_under({abs}, {}).front();
-                if (under.catalogued > 0) {  // a walked folder that vanished whole
-                    if (auto held = why_held_back(abs, under, options_.gone)) report_.held_back.push_back(*held);
-                    else scopes_.push_back(abs);
-                    return;
-                }
-                ++report_.inputs_missing;
-            }
-        }
+    switch (vanished(catalog_, p.location, named_)) {
+        case Vanished::file: missing_.push_back(locate::absolute_path(p.location)); return;
+        case Vanished::folder: scopes_.push_back(locate::absolute_path(p.location)); return;  // held back unless --allow-gone
+        case Vanished::missing_input: ++report_.inputs_missing; break;
+        case Vanished::no: break;
     }
     catalog_.record_error(report_.crawl_id, p.location, p.offset, p.reason());
     ModelOutcome o;
@@ -168,7 +180,8 @@ void Crawl::run_remote(const std::vector<std::string>& inputs) {
     po.first_read_gguf = options_.first_read_gguf;
     po.first_read_safetensors = options_.first_read_safetensors;
     po.read_generously = true;
-    locate::RemotePlan remote = locate::plan_remote(reader, inputs, options_.access);
+    const locate::HubMemory memory = hub_memory(inputs);
+    locate::RemotePlan remote = locate::plan_remote(reader, inputs, options_.access, memory);
     add_costs(report_.totals, remote.cost.bytes_read, remote.cost.requests, remote.cost.by_kind);
     note_planned(remote.plan);
     scopes_.insert(scopes_.end(), remote.gone_scopes.begin(), remote.gone_scopes.end());
@@ -176,6 +189,56 @@ void Crawl::run_remote(const std::vector<std::string>& inputs) {
              .run(std::move(remote.plan.models)))
         report_.totals.interrupted = true;
     catalog_.save_rate_budgets(report_.crawl_id, locate::budget_rows(reader.budgets()));
+    record_discovery(remote.discovery);
+}
+
+// The many-repository inputs, and what the catalogue recorded of them.
+locate::HubMemory Crawl::hub_memory(const std::vector<std::string>& inputs) {
+    std::vector<std::string> scopes;
+    for (const auto& in : inputs)
+        if (locate::is_hub_scope_input(in)) scopes.push_back(in);
+    locate::HubMemory m;
+    if (scopes.empty()) return m;
+    m.repos = catalog_.hub_repos(scopes, options_.access.hf_endpoint);
+    m.listings = catalog_.hub_listings(scopes);
+    m.full_listing = options_.full_listing;
+    m.now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    return m;
+}
+
+bool Crawl::failed_under(const locate::DiscoveredRepo& repo) const {
+    return std::any_of(report_.failures.begin(), report_.failures.end(), [&](const ModelOutcome& f) {
+        return f.location.starts_with(repo.folder + "/") || f.location == "hf://" + repo.repo;
+    });
+}
+
+// A changed repository is recorded at its new sha once all its files are in (else it stays
+// pending: listed again by the next crawl); a gone one's files are marked gone, the Hub having
+// said 404 (no folder guard: this is not an unmounted disk).
+void Crawl::record_discovery(const locate::HubDiscovery& found) {
+    if (found.repos.empty() && found.listings.empty()) return;
+    std::vector<model::HubRepoRow> rows;
+    std::vector<std::string> gone;
+    auto& t = report_.totals;
+    for (const auto& r : found.repos) {
+        std::string status = "ok";
+        switch (r.verdict) {
+            case locate::RepoVerdict::unchanged:
+                if (!r.seen) continue;  // a repository a full listing no longer showed, that the Hub did not say is gone
+                ++t.repos_unchanged;
+                break;
+            case locate::RepoVerdict::gone: status = "gone", gone.push_back(r.folder), ++t.repos_gone; break;
+            case locate::RepoVerdict::left: status = "left"; break;
+            case locate::RepoVerdict::changed:
+            case locate::RepoVerdict::retried:
+                if (!r.listed || t.interrupted || failed_under(r)) status = "pending";
+                ++t.repos_changed;
+                break;
+        }
+        rows.push_back({r.scope, r.repo, r.last_modified, r.sha, status, r.seen});
+    }
+    catalog_.record_hub_discovery(report_.crawl_id, rows, found.listings);
+    if (!gone.empty()) t.files_gone += catalog_.mark_gone(report_.crawl_id, {}, gone, {});
 }
 
 // The walked folders whose vanished files may be marked gone; the others are held back, with why.
@@ -214,25 +277,41 @@ CrawlReport run_crawl(catalog::Writer& catalog, const std::vector<std::string>& 
     return crawl.finish();
 }
 
-std::vector<DryRunEntry> dry_run(catalog::Writer& catalog, const std::vector<std::string>& inputs, bool force,
-                                  const locate::StoreRoots& stores) {
+DryRun dry_run(catalog::Writer& catalog, const std::vector<std::string>& inputs, bool force, const locate::StoreRoots& stores,
+               const GoneGuard& guard) {
     std::vector<std::string> local;
-    std::vector<DryRunEntry> out;
+    DryRun out;
     for (const auto& in : inputs) {
-        if (locate::is_remote(in)) out.push_back({in, {in}, ModelStatus::changed, "remote: checked when crawled"});
+        if (locate::is_remote(in)) out.models.push_back({in, {in}, ModelStatus::changed, "remote: checked when crawled"});
         else local.push_back(in);
     }
-    locate::CrawlPlan plan = locate::plan_local(local, stores).plan;
-    for (const auto& p : plan.problems) out.push_back({p.location, {p.location}, ModelStatus::failed, p.reason()});
-    for (const auto& m : plan.models) {
+    locate::LocalPlan lp = locate::plan_local(local, stores);
+    std::vector<std::string> scopes = lp.scopes, seen;
+    const std::set<std::string> named = named_inputs(local);
+    for (const auto& p : lp.plan.problems) {
+        switch (vanished(catalog, p.location, named)) {
+            case Vanished::file: out.gone.push_back(locate::absolute_path(p.location)); continue;
+            case Vanished::folder: scopes.push_back(locate::absolute_path(p.location)); continue;
+            default: out.models.push_back({p.location, {p.location}, ModelStatus::failed, p.reason()});
+        }
+    }
+    for (const auto& m : lp.plan.models) {
         std::vector<std::string> files = locate::all_files(m);
+        seen.insert(seen.end(), files.begin(), files.end());
         auto identity = [&m](const std::string& f) { return local_identity(f, digest_of(m, f)); };
         ModelStatus s = !force && compare_model(catalog, files, identity).result == Sameness::same
                             ? ModelStatus::unchanged
                         : catalog.stored_file(files.front()) ? ModelStatus::changed
                                                              : ModelStatus::new_;
-        out.push_back({m.name, std::move(files), s, ""});
+        out.models.push_back({m.name, std::move(files), s, ""});
     }
+    std::vector<std::string> roots;
+    std::vector<catalog::Writer::FilesUnder> counts = catalog.files_under(scopes, seen);
+    for (size_t i = 0; i < scopes.size(); ++i) {
+        if (auto held = why_held_back(scopes[i], counts[i], guard)) out.held_back.push_back(*held);
+        else roots.push_back(scopes[i]);
+    }
+    for (auto& g : catalog.missing_under(roots, seen)) out.gone.push_back(std::move(g));
     return out;
 }
 

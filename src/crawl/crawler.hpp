@@ -45,6 +45,7 @@ struct CrawlOptions {
     locate::HttpAccess access;   // remote inputs: the Hub endpoint, the token, the HTTP caps and pace
     locate::StoreRoots stores;   // hf-cache:, ollama:, lmstudio: without a folder
     GoneGuard gone;
+    bool full_listing = false;   // many-repository inputs: read every page of the models API (notices deleted repositories)
     std::function<void(const ModelOutcome&)> on_model;      // after each model or failed input
     std::function<void(const CrawlProgress&)> on_progress;  // after each model
     std::function<bool()> should_stop;  // asked before each model starts: true ends the crawl as interrupted
@@ -68,7 +69,12 @@ struct DryRunEntry {
     ModelStatus expected;  // added, changed, unchanged, or failed (planning problem)
     std::string message;
 };
-std::vector<DryRunEntry> dry_run(catalog::Writer& catalog, const std::vector<std::string>& inputs, bool force,
-                                  const locate::StoreRoots& stores);
+struct DryRun {
+    std::vector<DryRunEntry> models;
+    std::vector<std::string> gone;       // catalogued files the crawl would mark gone
+    std::vector<std::string> held_back;  // folders whose vanished files it would not mark gone, and why
+};
+DryRun dry_run(catalog::Writer& catalog, const std::vector<std::string>& inputs, bool force, const locate::StoreRoots& stores,
+               const GoneGuard& gone);
 
 }  // namespace modelcat::crawl

@@ -2,6 +2,7 @@
 #include "format/gguf.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <limits>
 #include <unordered_map>
@@ -66,10 +67,7 @@ private:
     // Where the outermost array stands, for the estimate if the bytes run out.
     void note_element(uint64_t i) {
         progress_.array_done = i;
-        if (i >= 64 && (i & (i - 1)) == 0) {
-            progress_.mark_done = i;
-            progress_.mark_pos = cur_.pos();
-        }
+        if (i >= 64 && (i & (i - 1)) == 0) progress_.mark_pos[std::countr_zero(i)] = cur_.pos();
     }
     void read_scalar_into(model::ValueType t, model::ContentHash* hash, std::string* json);
     void read_preamble();
@@ -215,7 +213,6 @@ model::ArraySummary GgufParser::read_array(uint32_t depth, model::ContentHash& h
         progress_.array_start = cur_.pos();
         progress_.array_length = a.length;
         progress_.array_done = 0;
-        progress_.mark_done = progress_.mark_pos = 0;
     }
     std::string local_json;
     std::string* out = json;
@@ -231,6 +228,7 @@ model::ArraySummary GgufParser::read_array(uint32_t depth, model::ContentHash& h
     a.byte_size = cur_.pos() - elems_start;
     if (outer) {
         progress_.in_array = false;
+        if (progress_.key == "tokenizer.ggml.tokens") progress_.tokens = {true, a.length, elems_start, cur_.pos(), progress_.mark_pos};
         a.content_hash = hash.digest();
         if (out) a.json = std::move(local_json);
     }
@@ -498,6 +496,7 @@ model::FileHeader GgufParser::parse() {
     h_.alignment = kGgufDefaultAlignment;
     read_metadata();
     std::unordered_set<std::string> names;
+    progress_.tensors_start = cur_.pos();
     for (; progress_.tensors_done < progress_.tensor_count; ++progress_.tensors_done) read_tensor_info(names);
 
     h_.parsed_bytes = cur_.pos();

@@ -16,6 +16,14 @@ bool plain_url_text(std::string_view s) {
     });
 }
 
+// The path of a URL, without its query ("" when it has none).
+std::string_view url_path(std::string_view url) {
+    const size_t scheme = url.find("://");
+    const size_t path = scheme == std::string_view::npos ? std::string_view::npos : url.find('/', scheme + 3);
+    if (path == std::string_view::npos) return {};
+    return url.substr(path, url.find('?', path) - path);
+}
+
 bool is_commit(std::string_view s) { return s.size() == 40 && s.find_first_not_of("0123456789abcdef") == std::string_view::npos; }
 
 }  // namespace
@@ -47,6 +55,64 @@ std::optional<HubInput> parse_hub_input(const std::string& s) {
     if (!valid_revision(h.revision)) return std::nullopt;
     return h;
 }
+
+bool is_hub_scope_input(const std::string& s) {
+    if (s.starts_with("hf-search:")) return true;
+    const size_t slash = s.starts_with("hf://") ? s.find('/', 5) : std::string::npos;
+    return slash != std::string::npos && s.compare(slash, 2, "/*") == 0 && (s.size() == slash + 2 || s[slash + 2] == '/');
+}
+
+namespace {
+
+// KEY=VALUE&...: keys the API names, values URL text as it is (percent-escapes allowed); the
+// parameters that order and size the pages are modelcat's.
+std::optional<std::string> search_query(std::string_view q, std::string& why) {
+    if (q.empty()) return why = "hf-search: needs the models API's parameters, e.g. hf-search:?filter=gguf&search=Llama-3.1", std::nullopt;
+    size_t at = 0;
+    while (at <= q.size()) {
+        const size_t amp = std::min(q.find('&', at), q.size());
+        const std::string_view pair = q.substr(at, amp - at), key = pair.substr(0, pair.find('='));
+        if (pair.find('=') == std::string_view::npos || key.empty() ||
+            key.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_[]") != std::string_view::npos)
+            return why = "hf-search: expected KEY=VALUE pairs joined by '&': " + std::string(q), std::nullopt;
+        for (std::string_view own : {"sort", "direction", "limit", "expand", "expand[]", "cursor", "full", "config"})
+            if (key == own) return why = "hf-search: sets " + std::string(own) + " itself (pages sorted by lastModified)", std::nullopt;
+        auto unsafe = [](char c) { return c == '#' || c == '?' || static_cast<unsigned char>(c) <= ' ' || c == 0x7f; };
+        if (std::any_of(pair.begin(), pair.end(), unsafe))
+            return why = "hf-search: a value holds a space, control, '?' or '#' (percent-escape it): " + std::string(pair), std::nullopt;
+        at = amp + 1;
+    }
+    return std::string(q);
+}
+
+}  // namespace
+
+std::optional<HubScope> parse_hub_scope(const std::string& s, std::string& why) {
+    if (!is_hub_scope_input(s)) return std::nullopt;
+    HubScope scope{s, "", ""};
+    if (s.starts_with("hf-search:")) {
+        std::string_view q = std::string_view(s).substr(10);
+        if (q.starts_with('?')) q.remove_prefix(1);
+        auto query = search_query(q, why);
+        if (!query) return std::nullopt;
+        scope.query = *query;
+        return scope;
+    }
+    const size_t slash = s.find('/', 5);
+    const std::string author = s.substr(5, slash - 5);
+    if (author.empty() || author == "." || author == ".." || !plain_url_text(author) || author.find('@') != std::string::npos)
+        return why = "not an hf://AUTHOR/*[/glob] input: " + s, std::nullopt;
+    scope.query = "author=" + author;
+    if (s.size() > slash + 3) scope.glob = s.substr(slash + 3);
+    return scope;
+}
+
+std::string hub_models_url(const std::string& endpoint, const HubScope& scope) {
+    // expand: only the two fields the night compares (the API's default card is larger)
+    return endpoint + "/api/models?" + scope.query + "&sort=lastModified&direction=-1&limit=1000&expand=lastModified&expand=sha";
+}
+
+std::string hub_model_url(const std::string& endpoint, const std::string& repo) { return endpoint + "/api/models/" + repo; }
 
 bool wanted_hub_file(const std::string& path) {
     std::string base = path.substr(path.rfind('/') + 1);
@@ -86,17 +152,20 @@ RequestCounts request_kinds(const io::RangeReply& reply) {
     if (!is_remote(reply.location)) return c;  // a local read
     const std::string budget = hub_budget(reply.location);
     const uint64_t first = std::min<uint64_t>(reply.attempts, reply.requests);
-    if (budget == "api") c.api = reply.requests;
+    if (budget == "api") {
+        c.api = reply.requests;
+        const std::string_view path = url_path(reply.location);
+        if (path == "/api/models") c.model_pages = reply.requests;
+        else if (path.starts_with("/api/models/") && path.find("/tree/") != std::string_view::npos) c.repo_listings = reply.requests;
+    }
     else if (budget == "resolvers") c.resolver = first, c.storage = reply.requests - first;
     else c.storage = reply.requests;
     return c;
 }
 
 std::string hub_budget(const std::string& url) {
-    size_t scheme = url.find("://");
-    size_t path = scheme == std::string::npos ? std::string::npos : url.find('/', scheme + 3);
-    if (path == std::string::npos) return "";
-    std::string_view p = std::string_view(url).substr(path, url.find('?', path) - path);
+    const std::string_view p = url_path(url);
+    if (p.empty()) return "";
     if (p.find("/resolve/") != std::string_view::npos) return "resolvers";
     if (p.starts_with("/api/")) return "api";
     return "";

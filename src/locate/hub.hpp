@@ -13,12 +13,16 @@ namespace modelcat::locate {
 
 // HTTP requests by the Hub budget they spend: API calls (listings), resolver
 // calls (any URL with /resolve/, redirect-free), storage reads (everything else).
+// Of the API calls: pages of the models API (/api/models?...) and pages of one repository's tree.
 struct RequestCounts {
     uint64_t api = 0, resolver = 0, storage = 0;
+    uint64_t model_pages = 0, repo_listings = 0;
     void add(const locate::RequestCounts& o) {
         api += o.api;
         resolver += o.resolver;
         storage += o.storage;
+        model_pages += o.model_pages;
+        repo_listings += o.repo_listings;
     }
 };
 
@@ -26,8 +30,25 @@ struct RequestCounts {
 // hf://owner/repo[@revision][/path]: an audit's file or checkpoint folder (glob: its path).
 struct HubInput {
     std::string input, repo, revision = "main", glob;
+    std::string scope = {};  // a repository a many-repository input found: that input (HubScope::input)
 };
 std::optional<HubInput> parse_hub_input(const std::string& input);
+
+// An input naming many repositories, listed through the models API sorted by lastModified:
+// hf://AUTHOR/*[/glob] (every repository of an author), or hf-search:?KEY=VALUE&... (the API's own
+// search parameters: search, author, filter, library, pipeline_tag ...).
+struct HubScope {
+    std::string input;  // as given: the scope's name in hub_repos
+    std::string query;  // the API parameters it stands for: author=AUTHOR, or the search's own
+    std::string glob;   // the files to read in each repository (hf://AUTHOR/*/GLOB)
+};
+// nullopt for an input that is neither form; `why` says what is wrong with one that tries to be.
+std::optional<HubScope> parse_hub_scope(const std::string& input, std::string& why);
+bool is_hub_scope_input(const std::string& input);
+// ENDPOINT/api/models?QUERY&sort=lastModified&direction=-1&limit=1000&expand=lastModified&expand=sha
+std::string hub_models_url(const std::string& endpoint, const HubScope& scope);
+// ENDPOINT/api/models/REPO: one repository's card (200) or its absence (404).
+std::string hub_model_url(const std::string& endpoint, const std::string& repo);
 
 // The files of a repository the crawl reads: models, checkpoint indexes and configs.
 bool wanted_hub_file(const std::string& path);

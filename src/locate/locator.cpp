@@ -18,7 +18,7 @@ std::string LocalLocator::read_text(const std::string& location) const { return 
 
 bool is_remote(const std::string& location) {
     return location.starts_with("http://") || location.starts_with("https://") || location.starts_with("hf://") ||
-           location.starts_with("ollama://");
+           location.starts_with("hf-search:") || location.starts_with("ollama://");
 }
 
 std::string sibling(const std::string& location, const std::string& name) {

@@ -37,7 +37,8 @@ private:
 
 class RemotePlanner {
 public:
-    RemotePlanner(io::RangeReader& reader, const HttpAccess& access) : reader_(reader), access_(access) {}
+    RemotePlanner(io::RangeReader& reader, const HttpAccess& access, const HubMemory& memory)
+        : reader_(reader), access_(access), discoverer_(memory, access.hf_endpoint, discovery_hooks()) {}
     RemotePlan plan(const std::vector<std::string>& inputs);
 
 private:
@@ -50,6 +51,12 @@ private:
     void fetch_manifest(const OllamaRef& ref);
     void add_manifest(const OllamaRef& ref, const io::RangeReply& reply);
     io::RangeRequest whole(const std::string& url) const { return access_.request(url); }
+    HubDiscoverer::Hooks discovery_hooks();
+    void plan_discovery(const std::string& input);
+    void listing_failed(const HubInput& hub, model::Failure problem) {
+        if (!hub.scope.empty()) discoverer_.listing_done(hub, false);
+        problems_.push_back(std::move(problem));
+    }
     void count(const io::RangeReply& reply) {
         out_.cost.requests += reply.requests;
         out_.cost.bytes_read += reply.bytes;
@@ -62,13 +69,40 @@ private:
     std::vector<model::Failure> problems_;
     std::vector<ModelPlan> ollama_;  // models of the registry tags asked for
     std::map<std::string, ListingEntry> ollama_blobs_;  // their blobs, known from the manifests
+    HubDiscoverer discoverer_;
+    std::set<std::string> scopes_;  // the many-repository inputs started
 };
+
+HubDiscoverer::Hooks RemotePlanner::discovery_hooks() {
+    HubDiscoverer::Hooks h;
+    h.fetch = [this](const std::string& url, std::function<void(const io::RangeReply&)> done) {
+        reader_.submit(whole(url), [this, done](io::RangeReply reply) {
+            count(reply);
+            done(reply);
+        });
+    };
+    h.list_repo = [this](const HubInput& hub) {
+        list_hub(hub, hub_listing_url(access_.hf_endpoint, hub), std::make_shared<std::set<std::string>>());
+    };
+    h.problem = [this](model::Failure p) { problems_.push_back(std::move(p)); };
+    h.explain = [this](const io::RangeReply& r) { return access_.explain(r); };
+    h.stopping = [this] { return stopping(); };
+    return h;
+}
+
+void RemotePlanner::plan_discovery(const std::string& input) {
+    std::string why;
+    if (!scopes_.insert(input).second) return;  // named twice: listed once
+    if (auto scope = parse_hub_scope(input, why)) discoverer_.start(*scope);
+    else problems_.push_back({.location = input, .message = why});
+}
 
 void RemotePlanner::list_hub(const HubInput& hub, const std::string& url, Pages pages) {
     pages->insert(url);
     reader_.submit(whole(url), [this, hub, pages](io::RangeReply reply) {
         count(reply);
-        if (!reply.ok()) return problems_.push_back({.location = hub.input, .message = access_.explain(reply)});
+        if (reply.status == 404 && pages->size() == 1 && discoverer_.listing_missing(hub)) return;  // deleted since: gone
+        if (!reply.ok()) return listing_failed(hub, {.location = hub.input, .message = access_.explain(reply)});
         add_listing(hub, reply, pages);
     });
 }
@@ -80,9 +114,9 @@ void RemotePlanner::add_listing(const HubInput& hub, const io::RangeReply& reply
     } catch (const model::FormatError& e) {
         model::Failure problem = e.failure(hub.input);
         problem.message += ": " + reply.location;
-        return problems_.push_back(std::move(problem));
+        return listing_failed(hub, std::move(problem));
     }
-    if (auto why = bad_hub_commit(reply)) return problems_.push_back({.location = hub.input, .message = *why});
+    if (auto why = bad_hub_commit(reply)) return listing_failed(hub, {.location = hub.input, .message = *why});
     const std::string pinned = hub_commit(reply).value_or(hub.revision);
     for (const auto& f : files) {
         if (!wanted_hub_file(f.path)) continue;
@@ -93,11 +127,12 @@ void RemotePlanner::add_listing(const HubInput& hub, const io::RangeReply& reply
             ListingEntry{f.size, f.sha256, f.xet_hash, pinned, hub_resolve_url(access_.hf_endpoint, hub.repo, pinned, f.path)};
     }
     const auto next = reply.link_next;
+    if (!next && !hub.scope.empty()) discoverer_.listing_done(hub, true);
     if (!next || stopping()) return;
     if (pages->count(*next))
-        return problems_.push_back({.location = hub.input, .message = "the listing's next page is one already read: " + *next});
+        return listing_failed(hub, {.location = hub.input, .message = "the listing's next page is one already read: " + *next});
     if (pages->size() == model::Limits::max_listing_pages)
-        return problems_.push_back({.location = hub.input, .message = "the listing has more than " +
+        return listing_failed(hub, {.location = hub.input, .message = "the listing has more than " +
                                                                       std::to_string(model::Limits::max_listing_pages) +
                                                                       " pages (the cap): " + reply.location});
     list_hub(hub, *next, pages);
@@ -146,6 +181,8 @@ RemotePlan RemotePlanner::plan(const std::vector<std::string>& inputs) {
         if (in.starts_with("ollama://")) {
             if (auto ref = parse_ollama_input(in)) fetch_manifest(*ref);
             else problems_.push_back({.location = in, .message = "not an ollama://[registry/]namespace/model[:tag] input"});
+        } else if (is_hub_scope_input(in)) {
+            plan_discovery(in);
         } else if (auto hub = parse_hub_input(in)) {
             out_.gone_scopes.push_back(hub_resolve_url(access_.hf_endpoint, hub->repo, hub->revision, ""));
             list_hub(*hub, hub_listing_url(access_.hf_endpoint, *hub), std::make_shared<std::set<std::string>>());
@@ -155,7 +192,12 @@ RemotePlan RemotePlanner::plan(const std::vector<std::string>& inputs) {
             urls.push_back(in);
         }
     }
-    reader_.run();  // listings, and their next pages
+    reader_.run();  // listings, and their next pages; the models API's pages, and the repositories they show changed
+    discoverer_.retry_pending();
+    reader_.run();
+    out_.discovery = discoverer_.result();
+    for (const auto& d : out_.discovery.repos)  // a repository listed whole: its files not listed are gone
+        if (d.listed && d.verdict != RepoVerdict::gone) out_.gone_scopes.push_back(d.folder);
     for (const auto& [location, info] : out_.known.listed) urls.push_back(location);
     // index.json files, and config.json beside them (or beside a lone model.safetensors)
     for (const auto& u : urls) {
@@ -190,8 +232,9 @@ RemotePlan RemotePlanner::plan(const std::vector<std::string>& inputs) {
 
 }  // namespace
 
-RemotePlan plan_remote(io::RangeReader& reader, const std::vector<std::string>& inputs, const HttpAccess& access) {
-    return RemotePlanner(reader, access).plan(inputs);
+RemotePlan plan_remote(io::RangeReader& reader, const std::vector<std::string>& inputs, const HttpAccess& access,
+                       const HubMemory& memory) {
+    return RemotePlanner(reader, access, memory).plan(inputs);
 }
 
 }  // namespace modelcat::locate

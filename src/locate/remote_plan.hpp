@@ -11,6 +11,7 @@
 #include "io/range_reader.hpp"
 #include "locate/access.hpp"
 #include "locate/hub.hpp"
+#include "locate/hub_discovery.hpp"
 #include "locate/plan.hpp"
 
 namespace modelcat::locate {
@@ -40,9 +41,12 @@ struct RemotePlan {
     RemoteFacts known;
     std::vector<std::string> gone_scopes;  // Hub listings read whole: files under them not seen are gone
     PlanningCost cost;
+    HubDiscovery discovery;  // what the many-repository inputs' pages showed (locate/hub_discovery.hpp)
 };
 
-// Every request goes as `access` says (the token to the Hub endpoint only, budgets named).
-RemotePlan plan_remote(io::RangeReader& reader, const std::vector<std::string>& inputs, const HttpAccess& access);
+// Every request goes as `access` says (the token to the Hub endpoint only, budgets named);
+// many-repository inputs are listed against what `memory` recorded of them.
+RemotePlan plan_remote(io::RangeReader& reader, const std::vector<std::string>& inputs, const HttpAccess& access,
+                       const HubMemory& memory = {});
 
 }  // namespace modelcat::locate

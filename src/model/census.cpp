@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <string>
 
 #include "model/ggml_types.hpp"
 

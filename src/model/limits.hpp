@@ -26,6 +26,7 @@ struct Limits {
     static constexpr uint32_t max_manifest_layers = 256;  // an Ollama manifest's layers (real ones hold under 10)
     static constexpr uint32_t max_listing_pages = 100;      // pages of one Hub listing (1,000 entries each are asked for)
     static constexpr uint32_t max_listing_entries = 10'000; // entries on one listing page
+    static constexpr uint32_t max_model_pages = 1'000;     // pages of one models API listing (1,000 repositories each)
     static constexpr uint64_t max_ref_bytes = 4096;          // an HF cache refs/ file (a 40-hex commit and a newline)
     static constexpr uint64_t max_query_file_bytes = 1 << 20;  // a report's .sql file given to `query`
     static constexpr uint64_t max_table_bytes = 64ull << 20;    // a result held to print as an aligned table (csv, json stream)

@@ -93,6 +93,21 @@ struct StoreNameRow {
     std::string location;  // files.location of the model's first data file
 };
 
+// What the Hub's models API last said of a repository a many-repository input lists (hub_repos).
+struct HubRepoRow {
+    std::string scope, repo, last_modified, sha;
+    std::string status = "ok";  // ok | pending | gone | left
+    bool seen = true;           // written: shown by this crawl's pages (else seen_crawl_id stays)
+};
+
+// A many-repository input's last listing that reached where it could stop (hub_listings).
+struct HubListingRow {
+    std::string scope;
+    std::optional<std::string> newest;  // the newest lastModified it showed
+    std::optional<double> full_at;      // read: when the last listing of every page started, seconds since the epoch
+    bool full = false;                  // written: this crawl read every page
+};
+
 // What a server last announced of a request budget (rate_budgets).
 struct RateBudgetRow {
     std::string host, budget;

@@ -88,6 +88,29 @@ TEST_F(HostileServers, ARevisionThatClimbsOrEscapesIsNotAnInput) {
     EXPECT_EQ(requests_for("/api/"), 0u);
 }
 
+// A models API page is checked entry by entry: an id that is not owner/name, a sha that is not a
+// commit, a lastModified that is not a time fail the input at the entry's JSON path, before any
+// repository is listed.
+TEST_F(HostileServers, AModelsPageWithABadEntryFailsItsInputOnly) {
+    const std::string good = R"({"id":"a/b","lastModified":"2024-07-23T14:48:36.000Z","sha":"0123456789abcdef0123456789abcdef01234567"})";
+    const std::vector<std::pair<std::string, std::string>> pages = {
+        {R"({"id":"../x","lastModified":"2024-07-23T14:48:36.000Z","sha":"0123456789abcdef0123456789abcdef01234567"})",
+         "at [1].id: Hub models page entry has no \"id\" of the form owner/name"},
+        {R"({"id":"a/c","lastModified":"2024-07-23T14:48:36.000Z","sha":"main"})", "at [1].sha: Hub models page entry 'a/c' has no 40-hex"},
+        {R"({"id":"a/c","lastModified":"yesterday","sha":"0123456789abcdef0123456789abcdef01234567"})",
+         "at [1].lastModified: Hub models page entry 'a/c' has no ISO 8601 UTC"}};
+    for (const auto& [entry, message] : pages) {
+        nginx_.write_file("models/hostile.json", "[" + good + "," + entry + "]");
+        test::CommandResult r = crawl("'hf://hostile/*'");
+        EXPECT_EQ(r.exit_code, 1) << r.err;
+        EXPECT_NE(r.err.find("hf://hostile/*: " + message), std::string::npos) << r.err;
+        EXPECT_NE(r.out.find("\"files_failed\": 1,"), std::string::npos) << r.out;  // the input; the good file is in
+        EXPECT_TRUE(r.out.find("\"files_ok\": 1,") != std::string::npos || r.out.find("\"files_unchanged\": 1,") != std::string::npos)
+            << r.out;
+    }
+    EXPECT_EQ(requests_for("/api/models/"), 0u);  // no repository listed
+}
+
 // Before: a 503 with Retry-After 299 was honoured 4 times (20 minutes), a SIGTERM did not end it.
 TEST_F(HostileServers, WaitsAreCappedByPatience) {
     nginx_.write_file("files/x.gguf", "GGUF");

@@ -18,7 +18,9 @@ HubReplica::HubReplica(const std::filesystem::path& dir, ReplicaOptions o) : roo
     std::vector<std::string> argv = {"python3", MODELCAT_HUB_REPLICA, "--root", root_.string(), "--log", log_.string(),
                                      "--ports-file", ports.string(), "--api-quota", std::to_string(o.api_quota),
                                      "--resolver-quota", std::to_string(o.resolver_quota), "--window",
-                                     std::to_string(o.window_s), "--first-url-reads", std::to_string(o.first_url_reads)};
+                                     std::to_string(o.window_s), "--first-url-reads", std::to_string(o.first_url_reads),
+                                     "--models-page-max", std::to_string(o.models_page_max)};
+    if (o.models_oldest_first) argv.push_back("--models-oldest-first");
     pid_ = fork();
     if (pid_ == 0) {
         std::vector<char*> args;

@@ -16,6 +16,8 @@ struct ReplicaOptions {
     unsigned api_quota = 1000, resolver_quota = 5000;
     double window_s = 300;
     unsigned first_url_reads = 0;  // > 0: the first presigned URL of each file expires after this many reads
+    unsigned models_page_max = 1000;  // repositories on one models API page (the Hub: 1,000)
+    bool models_oldest_first = false;  // the models API ignores direction=-1
 };
 
 // One request as the replica logged it.

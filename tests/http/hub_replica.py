@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
 """A Hugging Face Hub replica for the crawl tests: two HTTP servers on 127.0.0.1.
 
-The Hub host answers tree listings (/api/models/OWNER/REPO/tree/REV, paged with
-Link: rel="next") and /resolve/ URLs (302 to the storage host with a presigned,
+The Hub host answers the models API (/api/models?author=&search=&filter=, sorted by
+lastModified, paged with Link: rel="next"; /api/models/OWNER/REPO, 404 once the repo
+is deleted), tree listings (/api/models/OWNER/REPO/tree/REV, paged the same way) and
+/resolve/ URLs (302 to the storage host with a presigned,
 expiring query string; X-Linked-Etag, X-Linked-Size, X-Xet-Hash and
 X-Repo-Commit on the 302 only). Both budgets ("api", "resolvers") are fixed
 windows announced in RateLimit / RateLimit-Policy on every answer and enforced
 with 429. Repos under a "gated-" name refuse anonymous resolves and mask hashes.
 The storage host serves byte ranges of presigned URLs and refuses expired or
 forged signatures with 403. Every request is one JSON line in --log.
-Files are ROOT/OWNER/REPO/PATH; the two ports are written to --ports-file.
+Files are ROOT/OWNER/REPO/PATH (a repo's lastModified is its newest file's mtime, its
+sha a hash of its files' names, sizes and mtimes: a test changes a repo by touching a
+file, deletes it by removing its folder); the two ports are written to --ports-file.
 """
 import argparse, hashlib, hmac, json, math, os, re, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -54,6 +58,28 @@ def file_hashes(full, rel):
     return hashlib.sha256(seed).hexdigest(), hashlib.sha256(b"xet" + seed).hexdigest()
 
 
+def repo_card(repo):
+    """id, lastModified (the newest file's mtime), sha (of the files' names, sizes, mtimes), tags, gated."""
+    base = os.path.join(args.root, repo)
+    newest, seed, tags = 0, hashlib.sha1(), set()
+    for d, _, names in sorted(os.walk(base)):
+        for n in sorted(names):
+            st = os.stat(os.path.join(d, n))
+            newest = max(newest, st.st_mtime_ns)
+            seed.update(f"{os.path.relpath(os.path.join(d, n), base)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+            tags.update(t for t in ("gguf", "safetensors") if n.endswith("." + t))
+    ms = newest // 1_000_000
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ms // 1000)) + f".{ms % 1000:03d}Z"
+    gated = "manual" if repo.split("/")[1].startswith("gated-") else False
+    return {"_id": hashlib.md5(repo.encode()).hexdigest()[:24], "id": repo, "lastModified": stamp, "sha": seed.hexdigest(),
+            "tags": sorted(tags), "gated": gated, "private": False, "_ms": ms}
+
+
+def all_repos():
+    return [f"{o}/{r}" for o in sorted(os.listdir(args.root)) if os.path.isdir(os.path.join(args.root, o))
+            for r in sorted(os.listdir(os.path.join(args.root, o))) if os.path.isdir(os.path.join(args.root, o, r))]
+
+
 def sign(path, expires, nonce):
     return hmac.new(KEY, f"{path}:{expires}:{nonce}".encode(), "sha256").hexdigest()
 
@@ -86,6 +112,14 @@ class Hub(Handler):
                        ("RateLimit-Policy", f'"fixed window";"{budget}";q={quota};w={args.window:g}')]
             if not ok:
                 return self.answer(429, b"rate limited\n", headers + [("Retry-After", str(reset))])
+        if url.path == "/api/models":
+            return self.models(parse_qs(url.query), headers)
+        m = re.fullmatch(r"/api/models/([^/]+/[^/]+)", url.path)
+        if m:
+            if not os.path.isdir(os.path.join(args.root, m.group(1))):
+                return self.answer(404, b'{"error":"Repository not found"}', headers)
+            card = {k: v for k, v in repo_card(m.group(1)).items() if not k.startswith("_")}
+            return self.answer(200, json.dumps(card).encode(), headers + [("Content-Type", "application/json")])
         m = re.fullmatch(r"/api/models/([^/]+/[^/]+)/tree/([^/]+)", url.path)
         if m:
             return self.listing(m.group(1), parse_qs(url.query), headers)
@@ -116,6 +150,29 @@ class Hub(Handler):
         if start + limit < len(entries):
             nxt = f"http://127.0.0.1:{self.server.server_port}{urlsplit(self.path).path}?recursive=true&expand=false" \
                   f"&limit={limit}&cursor={start + limit}"
+            headers = headers + [("Link", f'<{nxt}>; rel="next"')]
+        self.answer(200, json.dumps(page).encode(), headers + [("Content-Type", "application/json")])
+
+    def models(self, q, headers):
+        """The models API as the Hub answers it: filtered, sorted, paged by an opaque cursor, expand= fields only."""
+        if q.get("sort", ["lastModified"])[0] != "lastModified" or q.get("direction", ["-1"])[0] != "-1":
+            return self.answer(400, b"this replica sorts by lastModified, newest first, only\n", headers)
+        cards = [repo_card(r) for r in all_repos()]
+        if "author" in q:
+            cards = [c for c in cards if c["id"].split("/")[0] == q["author"][0]]
+        if "search" in q:
+            cards = [c for c in cards if q["search"][0].lower() in c["id"].lower()]
+        for tag in q.get("filter", []):
+            cards = [c for c in cards if tag in c["tags"]]
+        cards.sort(key=lambda c: (-c["_ms"], c["id"]), reverse=args.models_oldest_first)
+        limit = min(int(q.get("limit", ["1000"])[0]), args.models_page_max)
+        start = int(q.get("cursor", ["0"])[0])
+        expand = q.get("expand", []) + q.get("expand[]", [])
+        page = [{k: v for k, v in c.items() if k in ("_id", "id") or k in expand} for c in cards[start:start + limit]]
+        if start + limit < len(cards):
+            keep = [(k, v) for k, vs in q.items() if k != "cursor" for v in vs]
+            nxt = f"http://127.0.0.1:{self.server.server_port}/api/models?" + "&".join(f"{k}={quote(v)}" for k, v in keep) \
+                  + f"&cursor={start + limit}"
             headers = headers + [("Link", f'<{nxt}>; rel="next"')]
         self.answer(200, json.dumps(page).encode(), headers + [("Content-Type", "application/json")])
 
@@ -177,6 +234,8 @@ def main():
     p.add_argument("--resolver-quota", type=int, default=5000)
     p.add_argument("--window", type=float, default=300)
     p.add_argument("--first-url-reads", type=int, default=0)
+    p.add_argument("--models-page-max", type=int, default=1000)
+    p.add_argument("--models-oldest-first", action="store_true")  # a server ignoring direction=-1
     args = p.parse_args()
     storage = ThreadingHTTPServer(("127.0.0.1", 0), Storage)
     hub = ThreadingHTTPServer(("127.0.0.1", 0), Hub)

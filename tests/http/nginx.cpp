@@ -246,6 +246,11 @@ void Nginx::write_config() const {
             "      add_header X-Repo-Commit ../../../../good/zz always;\n"
             "      try_files /tree/climbing.json =404;\n"
             "    }\n"
+            // the models API: hf://AUTHOR/* is /api/models?author=AUTHOR..., a page per author
+            "    location = /api/models {\n"
+            "      default_type application/json;\n"
+            "      try_files /models/$arg_author.json =404;\n"
+            "    }\n"
             "    location /retry-after-30/ { add_header Retry-After 30 always; return 503; }\n"
             "    location /trickle/ { alias " << files << "; limit_rate 1; }\n"
             // nginx takes parameters up to 4 KiB: the 200 KiB line is built by doubling a variable

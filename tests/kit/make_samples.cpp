@@ -2,7 +2,8 @@
 // and with --checkpoint the BF16 safetensors source and its GGUF conversion;
 // with --stores, a home folder holding an HF cache, an Ollama store and an
 // LM Studio folder of small models (kit/stores.hpp) instead; with --arch small|real,
-// the files of every architecture the memory engine supports (kit/arch_files.hpp).
+// the files of every architecture the memory engine supports (kit/arch_files.hpp);
+// with --vocab, models with vocabularies of 32K to 512K tokens (kit/ranked_vocab.hpp).
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -11,6 +12,7 @@
 #include "arch_files.hpp"
 #include "generator_usage.hpp"
 #include "llama31.hpp"
+#include "ranked_vocab.hpp"
 #include "stores.hpp"
 
 namespace fs = std::filesystem;
@@ -23,13 +25,14 @@ void report(const fs::path& p) { std::printf("%s %ju\n", p.c_str(), static_cast<
 }  // namespace
 
 int main(int argc, char** argv) {
-    constexpr const char* kUsage = "OUT_DIR [--checkpoint | --stores | --arch small|real]";
+    constexpr const char* kUsage = "OUT_DIR [--checkpoint | --stores | --vocab | --arch small|real]";
     if (auto rc = usage_instead(argc, argv, kUsage)) return *rc;
     const bool checkpoint = argc == 3 && std::strcmp(argv[2], "--checkpoint") == 0;
     const bool stores = argc == 3 && std::strcmp(argv[2], "--stores") == 0;
+    const bool vocab = argc == 3 && std::strcmp(argv[2], "--vocab") == 0;
     const bool arch = argc == 4 && std::strcmp(argv[2], "--arch") == 0 &&
                       (std::strcmp(argv[3], "small") == 0 || std::strcmp(argv[3], "real") == 0);
-    if (argc != 2 && !checkpoint && !stores && !arch) {
+    if (argc != 2 && !checkpoint && !stores && !vocab && !arch) {
         std::fprintf(stderr, "usage: %s %s\n", argv[0], kUsage);
         return 2;
     }
@@ -39,6 +42,10 @@ int main(int argc, char** argv) {
             fs::remove_all(dir);  // the same stores every time: blobs are named by their content
             const SampleStores s = write_sample_stores(dir);
             std::printf("%s\n%s\n%s\n", s.hub.c_str(), s.ollama.c_str(), s.lmstudio.c_str());
+            return 0;
+        }
+        if (vocab) {
+            for (const auto& p : write_vocab_models(dir)) report(p);
             return 0;
         }
         if (arch) {

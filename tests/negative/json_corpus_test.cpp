@@ -1,5 +1,5 @@
 // Replays fuzz/corpus/json (the fuzz_json target's inputs) through the index,
-// config.json and Hub listing parsers: each input either parses, or is not
+// config.json, Hub listing and models page parsers: each input either parses, or is not
 // JSON at all (an error without a place), or is JSON the parser refuses with
 // the JSON path of what it refused.
 #include <gtest/gtest.h>
@@ -54,7 +54,8 @@ TEST(JsonCorpus, EveryInputParsesIsNotJsonOrIsRefusedAtAPath) {
         json += valid;
         for (const std::string& o : {outcome([](auto b) { return parse_checkpoint_index(b); }, bytes),
                                      outcome([](auto b) { return parse_model_config(b); }, bytes),
-                                     outcome([](auto b) { return parse_hub_listing(b); }, bytes)}) {
+                                     outcome([](auto b) { return parse_hub_listing(b); }, bytes),
+                                     outcome([](auto b) { return parse_hub_models(b); }, bytes)}) {
             expect_classed(o, valid);
             refused += valid && o != "ok";
         }
@@ -74,6 +75,14 @@ TEST(JsonCorpus, HandWrittenInputsReadAsExpected) {
     EXPECT_EQ(idx.total_size, 128u);
     EXPECT_EQ(parse_model_config(read("config.json")).size(), 9u);
     EXPECT_EQ(parse_hub_listing(read("listing.json")).size(), 2u);  // the directory is skipped
+    const auto models = parse_hub_models(read("models.json"));
+    ASSERT_EQ(models.size(), 2u);
+    EXPECT_EQ(models[0].repo, "org/Llama-3.1-8B-GGUF");
+    EXPECT_EQ(models[0].modified_ms, 1'721'746'116'123);
+    EXPECT_EQ(models[1].last_modified, "2024-07-22T00:00:00Z");  // as given; without milliseconds too
+    EXPECT_EQ(models[1].sha, "89abcdef0123456789abcdef0123456789abcdef");
+    EXPECT_EQ(outcome([](auto b) { return parse_hub_models(b); }, read("listing.json")),
+              "FormatError at [0].id: Hub models page entry has no \"id\" of the form owner/name");
     EXPECT_EQ(outcome([](auto b) { return parse_checkpoint_index(b); }, read("index-escape.json")),
               "FormatError at weight_map.\"a\": index: shard name '../x.safetensors' escapes the checkpoint folder (a '..' "
               "component)");
