@@ -29,15 +29,8 @@ std::vector<std::string_view> words(std::string_view name) {
     }
 }
 
-std::string grouped(int64_t v) {
-    std::string digits = std::to_string(v < 0 ? -(v + 1) + uint64_t{1} : uint64_t(v));
-    std::string out;
-    for (size_t i = 0; i < digits.size(); ++i) {
-        if (i && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return v < 0 ? "-" + out : out;
-}
+// with_commas (terminal.hpp) with a sign: -1,234.
+std::string grouped(int64_t v) { return v < 0 ? "-" + with_commas(-(v + 1) + uint64_t{1}) : with_commas(uint64_t(v)); }
 
 std::string real(double d) {
     char buf[64];
