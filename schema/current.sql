@@ -1,4 +1,4 @@
--- modelcat catalogue, schema version 16: every table, index and view, in one file (over 500 lines) so that the schema reads whole.
+-- modelcat catalogue, schema version 18: every table, index and view, in one file (over 500 lines) so that the schema reads whole.
 -- A new catalogue is this file, run in one transaction (it ends by setting PRAGMA user_version);
 -- an older one is brought here by schema/migrations/NNN_*.sql, NNN the version each brings it to
 -- (none brings one to 1, which was only ever created, or to 2, which added views only). Migrations
@@ -156,26 +156,41 @@ CREATE INDEX metadata_key ON metadata(key);
 -- Array metadata (tokenizer arrays and the like, a few per file), for header_budget.
 CREATE INDEX metadata_arrays ON metadata(model_id, key, array_bytes) WHERE array_bytes IS NOT NULL;
 
--- Tensor descriptors, with sizes measured from the offsets.
-CREATE TABLE tensors (
-    model_id       INTEGER NOT NULL REFERENCES models(model_id) ON DELETE CASCADE,
-    file_id        INTEGER NOT NULL REFERENCES files(file_id) ON DELETE CASCADE,
-    name           TEXT NOT NULL,
-    layer          INTEGER,              -- N of blk.N. / model.layers.N.; NULL otherwise
-    kind           TEXT NOT NULL,        -- the name without its layer prefix (ffn_down.weight)
+-- Tensor descriptors (schema 18): what repeats across files, a name and a shape with its type, is
+-- stored once and referenced; a file's tensor is a short row of the numbers only it holds. The view
+-- `tensors` (with the views, below) reads them as one row per tensor, with the columns it always had.
+-- Names and layouts are never deleted (they are shared, and few: a few thousand per 100,000 models).
+
+-- Each tensor name once, with what the crawl derives from the name alone.
+CREATE TABLE tensor_names (
+    name_id INTEGER PRIMARY KEY,
+    name    TEXT NOT NULL UNIQUE,
+    layer   INTEGER,                     -- N of blk.N. / model.layers.N.; NULL otherwise
+    kind    TEXT NOT NULL                -- the name without its layer prefix (ffn_down.weight)
+);
+
+-- Each (shape, type) once, with what follows from them.
+CREATE TABLE tensor_layouts (
+    layout_id      INTEGER PRIMARY KEY,
     n_dims         INTEGER NOT NULL,
     dims           TEXT NOT NULL,        -- JSON array in the file's own order (GGUF ne[0] first)
     n_elements     INTEGER NOT NULL,
     type_id        INTEGER,              -- ggml type id (GGUF); NULL for safetensors
     type_name      TEXT NOT NULL,        -- Q4_K, BF16, ...; type_<id> for ids ggml does not define
-    offset         INTEGER NOT NULL,     -- relative to the data start
-    bytes          INTEGER NOT NULL,     -- measured: gap to the next tensor (last: to the end of the file)
     expected_bytes INTEGER,              -- from the type table; NULL for unknown types
-    bits_per_weight REAL,                -- bytes * 8 / n_elements; NULL for empty tensors
-    info_offset    INTEGER NOT NULL,     -- byte offset of the descriptor in the file
-    PRIMARY KEY (file_id, name)
+    UNIQUE (dims, type_name, type_id, expected_bytes)
+);
+
+-- One row per tensor of a data file, in primary-key order (file_id, name_id): about 20 bytes.
+CREATE TABLE tensor_rows (
+    file_id     INTEGER NOT NULL REFERENCES files(file_id) ON DELETE CASCADE,
+    name_id     INTEGER NOT NULL REFERENCES tensor_names(name_id),
+    layout_id   INTEGER NOT NULL REFERENCES tensor_layouts(layout_id),
+    offset      INTEGER NOT NULL,        -- relative to the data start
+    extra_bytes INTEGER NOT NULL,        -- measured bytes (gap to the next tensor; last: to the end of the file) minus the layout's expected_bytes (0 when NULL): the padding, mostly 0
+    info_offset INTEGER NOT NULL,        -- byte offset of the descriptor in the file
+    PRIMARY KEY (file_id, name_id)
 ) WITHOUT ROWID;
-CREATE INDEX tensors_model ON tensors(model_id, type_name);
 
 -- Per model and tensor type, written by the crawl.
 CREATE TABLE census (
@@ -453,6 +468,46 @@ CREATE TABLE tensor_name_map (
 -- from an older schema until the next crawl re-reads it (files.reread).
 ------------------------------------------------------------------------------------------------
 
+-- One row per tensor, as the table `tensors` was before schema 18 (the same columns and values): its
+-- rows are tensor_rows with their names and layouts. A lookup by model_id or by (file_id, name) reads
+-- only its rows. Writable through its triggers (below), for scripts that wrote it.
+CREATE VIEW tensors AS
+SELECT f.model_id, r.file_id, n.name, n.layer, n.kind, l.n_dims, l.dims, l.n_elements, l.type_id, l.type_name, r.offset,
+       coalesce(l.expected_bytes, 0) + r.extra_bytes AS bytes,  -- measured: gap to the next tensor (last: to the end of the file)
+       l.expected_bytes,
+       CASE WHEN l.n_elements <> 0 THEN (coalesce(l.expected_bytes, 0) + r.extra_bytes) * 8.0 / l.n_elements END AS bits_per_weight,
+       r.info_offset
+  FROM tensor_rows r
+  JOIN files f ON f.file_id = r.file_id
+  JOIN tensor_names n ON n.name_id = r.name_id
+  JOIN tensor_layouts l ON l.layout_id = r.layout_id;
+
+-- Writing `tensors` writes its parts: a new name or layout once, then the row (model_id and
+-- bits_per_weight follow from the file and the sizes, so the values given for them are not kept).
+CREATE TRIGGER tensors_insert INSTEAD OF INSERT ON tensors BEGIN
+    INSERT INTO tensor_names (name, layer, kind) SELECT NEW.name, NEW.layer, NEW.kind
+     WHERE NOT EXISTS (SELECT 1 FROM tensor_names WHERE name = NEW.name);
+    INSERT INTO tensor_layouts (n_dims, dims, n_elements, type_id, type_name, expected_bytes)
+    SELECT NEW.n_dims, NEW.dims, NEW.n_elements, NEW.type_id, NEW.type_name, NEW.expected_bytes
+     WHERE NOT EXISTS (SELECT 1 FROM tensor_layouts WHERE dims = NEW.dims AND type_name = NEW.type_name
+                          AND type_id IS NEW.type_id AND expected_bytes IS NEW.expected_bytes);
+    INSERT INTO tensor_rows (file_id, name_id, layout_id, offset, extra_bytes, info_offset)
+    VALUES (NEW.file_id, (SELECT name_id FROM tensor_names WHERE name = NEW.name),
+            (SELECT layout_id FROM tensor_layouts WHERE dims = NEW.dims AND type_name = NEW.type_name
+                AND type_id IS NEW.type_id AND expected_bytes IS NEW.expected_bytes),
+            NEW.offset, NEW.bytes - coalesce(NEW.expected_bytes, 0), NEW.info_offset);
+END;
+CREATE TRIGGER tensors_delete INSTEAD OF DELETE ON tensors BEGIN
+    DELETE FROM tensor_rows WHERE file_id = OLD.file_id AND name_id = (SELECT name_id FROM tensor_names WHERE name = OLD.name);
+END;
+CREATE TRIGGER tensors_update INSTEAD OF UPDATE ON tensors BEGIN
+    DELETE FROM tensors WHERE file_id = OLD.file_id AND name = OLD.name;
+    INSERT INTO tensors (model_id, file_id, name, layer, kind, n_dims, dims, n_elements, type_id, type_name, offset, bytes,
+                         expected_bytes, bits_per_weight, info_offset)
+    VALUES (NEW.model_id, NEW.file_id, NEW.name, NEW.layer, NEW.kind, NEW.n_dims, NEW.dims, NEW.n_elements, NEW.type_id,
+            NEW.type_name, NEW.offset, NEW.bytes, NEW.expected_bytes, NEW.bits_per_weight, NEW.info_offset);
+END;
+
 -- One row per model of every kind: the quant table (the quant_summary report shows kind = 'model'
 -- unless asked). bits_per_weight = (file_bytes - header_bytes) * 8 / params, measured.
 CREATE VIEW quant_summary AS
@@ -605,4 +660,4 @@ SELECT DISTINCT s.model_id, p.model_id AS projector_model_id, p.name AS projecto
   JOIN store_names s ON s.store = l.store AND s.root = l.root AND s.repo IS l.repo AND s.revision IS l.revision
  WHERE p.kind = 'mmproj' AND s.role = 'model' AND s.status = 'ok' AND s.model_id IS NOT NULL AND s.model_id <> p.model_id;
 
-PRAGMA user_version = 16;
+PRAGMA user_version = 18;

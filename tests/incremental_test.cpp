@@ -193,6 +193,32 @@ TEST(CrashSafety, KillNineAtSeveralPointsThenResume) {
     EXPECT_EQ(d.execAndGet("SELECT count(*) FROM files WHERE status <> 'ok'").getInt(), 0);
 }
 
+// Several models share a transaction (catalog/writer.hpp), each in its own savepoint: a database
+// error while writing the fifth keeps the four before it, whole, and leaves nothing of the fifth.
+TEST(CrashSafety, ADatabaseErrorLosesOnlyTheModelBeingWritten) {
+    test::TempDir tmp;
+    test::copy_llama31_lineup(tmp / "store");
+    fs::create_directories(tmp / "empty");
+    const fs::path db = tmp / "catalog.db";
+    ASSERT_EQ(test::run_modelcat("crawl -q --db " + db.string() + " " + (tmp / "empty").string()).exit_code, 0);
+    SQLite::Database(db.string(), SQLite::OPEN_READWRITE)
+        .exec("CREATE TRIGGER refuse_fifth BEFORE INSERT ON census WHEN (SELECT count(*) FROM models) >= 5"
+              " BEGIN SELECT RAISE(ABORT, 'refused by the test'); END");
+    test::CommandResult r = test::run_modelcat("crawl -q --db " + db.string() + " " + (tmp / "store").string());
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("refused by the test"), std::string::npos) << r.err;
+    SQLite::Database d(db.string(), SQLite::OPEN_READWRITE);
+    EXPECT_EQ(d.execAndGet("PRAGMA integrity_check").getString(), "ok");
+    EXPECT_EQ(d.execAndGet("SELECT count(*) || ' ' || (SELECT count(*) FROM files) || ' ' || (SELECT count(*) FROM tensor_rows) || ' ' ||"
+                           " (SELECT count(*) FROM tensors) || ' ' || (SELECT count(DISTINCT model_id) FROM census) FROM models")
+                  .getString(),
+              "4 4 " + std::to_string(4 * 292) + " " + std::to_string(4 * 292) + " 4");
+    d.exec("DROP TRIGGER refuse_fifth");
+    ASSERT_EQ(test::run_modelcat("crawl -q --db " + db.string() + " " + (tmp / "store").string()).exit_code, 0);
+    EXPECT_EQ(d.execAndGet("SELECT files_new || ' ' || files_unchanged FROM crawls ORDER BY crawl_id DESC LIMIT 1").getString(), "4 4");
+    EXPECT_EQ(d.execAndGet("SELECT count(*) FROM tensors").getInt(), 8 * 292);
+}
+
 TEST(CrashSafety, TwoCrawlersShareOneDatabase) {
     test::TempDir tmp;
     test::copy_llama31_lineup(tmp / "a");

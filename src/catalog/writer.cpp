@@ -65,11 +65,25 @@ Writer::Writer(const std::string& path) : db_(open_writable(path)) {
     db_.exec("PRAGMA foreign_keys = ON");
 }
 
-Writer::~Writer() = default;
+// The batch's models are whole (each its savepoint), so they are kept even when the
+// crawl stops on an error.
+Writer::~Writer() {
+    try {
+        commit_models();
+    } catch (const SQLite::Exception&) {  // the transaction rolls back: those models are read again next time
+    }
+}
+
+void Writer::commit_models() {
+    if (!batch_) return;
+    std::unique_ptr<SQLite::Transaction> batch = std::move(batch_);
+    batch->commit();
+}
 
 void Writer::migrate() { bring_to_current_schema(db_); }
 
 int64_t Writer::begin_crawl(const std::vector<std::string>& inputs) {
+    commit_models();
     std::string json = "[";
     for (size_t i = 0; i < inputs.size(); ++i) {
         if (i) json += ',';
@@ -83,6 +97,7 @@ int64_t Writer::begin_crawl(const std::vector<std::string>& inputs) {
 }
 
 void Writer::finish_crawl(int64_t crawl_id, const CrawlTotals& t) {
+    commit_models();
     SQLite::Statement st(db_,
                          "UPDATE crawls SET finished_at = " + kNow +
                              ", files_ok = ?, files_failed = ?, tensors = ?, bytes_read = ?, requests = ?, seconds = ?,"
@@ -138,6 +153,7 @@ std::vector<std::string> Writer::model_files(int64_t model_id) {
 }
 
 void Writer::mark_checked(int64_t crawl_id, const std::vector<std::string>& locations) {
+    commit_models();
     SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
     SQLite::Statement st(db_, "UPDATE files SET checked_crawl_id = ?2 WHERE location = ?1");
     st.bind(2, crawl_id);
@@ -153,6 +169,7 @@ void Writer::load_seen(const std::vector<std::string>& seen) {
 }
 
 std::vector<Writer::FilesUnder> Writer::files_under(const std::vector<std::string>& dirs, const std::vector<std::string>& seen) {
+    commit_models();
     SQLite::Transaction tx(db_);  // the temporary table only: rolled back
     load_seen(seen);
     SQLite::Statement st(db_,
@@ -170,6 +187,7 @@ std::vector<Writer::FilesUnder> Writer::files_under(const std::vector<std::strin
 
 uint64_t Writer::mark_gone(int64_t crawl_id, const std::vector<std::string>& missing, const std::vector<std::string>& dirs,
                             const std::vector<std::string>& seen) {
+    commit_models();
     SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
     load_seen(seen);
     // files that go missing: named ones, and under a walked directory but not seen there
@@ -198,6 +216,7 @@ uint64_t Writer::mark_gone(int64_t crawl_id, const std::vector<std::string>& mis
 void Writer::record_store_names(int64_t crawl_id, const std::vector<model::StoreNameRow>& names,
                                  const std::vector<std::pair<std::string, std::string>>& model_names,
                                  const std::vector<std::string>& roots) {
+    commit_models();
     write_store_names(db_, crawl_id, names, model_names, roots);
 }
 
@@ -215,6 +234,7 @@ std::vector<model::RateBudgetRow> Writer::rate_budgets() {
 }
 
 void Writer::save_rate_budgets(int64_t crawl_id, const std::vector<model::RateBudgetRow>& budgets) {
+    commit_models();
     SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
     NamedStatement st(db_, "INSERT OR REPLACE INTO rate_budgets (host, budget, remaining, resets_at, quota, window_s, crawl_id)"
                            " VALUES (:host, :budget, :remaining, :resets_at, :quota, :window_s, :crawl_id)");
@@ -233,15 +253,25 @@ void Writer::save_rate_budgets(int64_t crawl_id, const std::vector<model::RateBu
 
 int64_t Writer::write_model(int64_t crawl_id, const model::ModelRows& rows) {
     if (!writer_) writer_ = std::make_unique<ModelWriter>(db_);
-    return writer_->write(crawl_id, rows);
+    if (!batch_) {
+        batch_ = std::make_unique<SQLite::Transaction>(db_, SQLite::TransactionBehavior::IMMEDIATE);
+        batch_began_ = std::chrono::steady_clock::now();
+    }
+    const int64_t id = writer_->write(crawl_id, rows);
+    if (std::chrono::steady_clock::now() - batch_began_ >= kBatchTime) commit_models();
+    return id;
 }
 
-int64_t Writer::record_audit(const model::AuditResult& result) { return store_audit(db_, result); }
+int64_t Writer::record_audit(const model::AuditResult& result) {
+    commit_models();
+    return store_audit(db_, result);
+}
 
 int64_t Writer::files_to_reread() { return db_.execAndGet("SELECT count(*) FROM files WHERE reread").getInt64(); }
 
 void Writer::record_error(int64_t crawl_id, const std::string& location, std::optional<uint64_t> offset,
                            const std::string& message) {
+    commit_models();
     SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
     NamedStatement ins(db_, "INSERT INTO errors (crawl_id, location, offset, message)"
                             " VALUES (:crawl_id, :location, :offset, :message)");

@@ -1,0 +1,69 @@
+#include "catalog/tensor_parts.hpp"
+
+#include <SQLiteCpp/Statement.h>
+
+namespace modelcat::catalog {
+
+TensorParts::TensorParts(SQLite::Database& db)
+    : db_(db), name_(db, "INSERT INTO tensor_names (name, layer, kind) VALUES (:name, :layer, :kind)"),
+      layout_(db, "INSERT INTO tensor_layouts (n_dims, dims, n_elements, type_id, type_name, expected_bytes)"
+                  " VALUES (:n_dims, :dims, :n_elements, :type_id, :type_name, :expected_bytes)") {}
+
+// The columns that make a layout distinct (its UNIQUE constraint), NULLs included.
+std::string TensorParts::layout_key(const model::TensorRow& t) {
+    std::string key = t.dims;
+    key += '\x1f';
+    key += t.type_name;
+    key += '\x1f';
+    key += t.type_id ? std::to_string(*t.type_id) : "NULL";
+    key += '\x1f';
+    key += t.expected_bytes ? std::to_string(*t.expected_bytes) : "NULL";
+    return key;
+}
+
+void TensorParts::load() {
+    names_.clear();
+    layouts_.clear();
+    SQLite::Statement names(db_, "SELECT name_id, name FROM tensor_names");
+    while (names.executeStep()) names_.emplace(names.getColumn(1).getString(), names.getColumn(0).getInt64());
+    SQLite::Statement layouts(db_, "SELECT layout_id, dims, type_name, type_id, expected_bytes FROM tensor_layouts");
+    while (layouts.executeStep()) {
+        model::TensorRow t;
+        t.dims = layouts.getColumn(1).getString();
+        t.type_name = layouts.getColumn(2).getString();
+        if (!layouts.getColumn(3).isNull()) t.type_id = layouts.getColumn(3).getInt64();
+        if (!layouts.getColumn(4).isNull()) t.expected_bytes = layouts.getColumn(4).getInt64();
+        layouts_.emplace(layout_key(t), layouts.getColumn(0).getInt64());
+    }
+    loaded_ = true;
+}
+
+void TensorParts::forget() { loaded_ = false; }
+
+int64_t TensorParts::name_id(const model::TensorRow& t) {
+    if (!loaded_) load();
+    auto it = names_.find(t.name);
+    if (it != names_.end()) return it->second;
+    name_.bind(":name", t.name);
+    name_.bind(":layer", t.layer);
+    name_.bind(":kind", t.kind);
+    name_.exec();
+    return names_.emplace(t.name, db_.getLastInsertRowid()).first->second;
+}
+
+int64_t TensorParts::layout_id(const model::TensorRow& t) {
+    if (!loaded_) load();
+    std::string key = layout_key(t);
+    auto it = layouts_.find(key);
+    if (it != layouts_.end()) return it->second;
+    layout_.bind(":n_dims", t.n_dims);
+    layout_.bind(":dims", t.dims);
+    layout_.bind(":n_elements", t.n_elements);
+    layout_.bind(":type_id", t.type_id);
+    layout_.bind(":type_name", t.type_name);
+    layout_.bind(":expected_bytes", t.expected_bytes);
+    layout_.exec();
+    return layouts_.emplace(std::move(key), db_.getLastInsertRowid()).first->second;
+}
+
+}  // namespace modelcat::catalog

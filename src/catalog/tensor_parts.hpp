@@ -1,0 +1,33 @@
+#pragma once
+// The shared parts of tensor rows (schema 18): each tensor name and each (shape, type) layout is a
+// row of its own, written once and referenced by id (schema/current.sql, "Tensor descriptors").
+// The ids are remembered for the connection's life; after a rollback they are read again, since
+// the ids the rolled-back work handed out are gone.
+#include <SQLiteCpp/Database.h>
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+
+#include "catalog/named_statement.hpp"
+#include "model/rows.hpp"
+
+namespace modelcat::catalog {
+
+class TensorParts {
+public:
+    explicit TensorParts(SQLite::Database& db);
+    int64_t name_id(const model::TensorRow& t);    // written when new
+    int64_t layout_id(const model::TensorRow& t);  // written when new
+    void forget();                                 // after a rollback: read the ids again when next asked
+
+private:
+    void load();
+    static std::string layout_key(const model::TensorRow& t);
+    SQLite::Database& db_;
+    NamedStatement name_, layout_;
+    std::unordered_map<std::string, int64_t> names_, layouts_;
+    bool loaded_ = false;
+};
+
+}  // namespace modelcat::catalog
