@@ -9,16 +9,16 @@ TensorParts::TensorParts(SQLite::Database& db)
       layout_(db, "INSERT INTO tensor_layouts (n_dims, dims, n_elements, type_id, type_name, expected_bytes)"
                   " VALUES (:n_dims, :dims, :n_elements, :type_id, :type_name, :expected_bytes)") {}
 
-// The columns that make a layout distinct (its UNIQUE constraint), NULLs included.
-std::string TensorParts::layout_key(const model::TensorRow& t) {
-    std::string key = t.dims;
+// The columns that make a layout distinct (its UNIQUE constraint), NULLs included, into `key`
+// (a buffer reused: one per tensor written).
+void TensorParts::layout_key(const model::TensorRow& t, std::string& key) {
+    key.assign(t.dims);
     key += '\x1f';
     key += t.type_name;
     key += '\x1f';
     key += t.type_id ? std::to_string(*t.type_id) : "NULL";
     key += '\x1f';
     key += t.expected_bytes ? std::to_string(*t.expected_bytes) : "NULL";
-    return key;
 }
 
 void TensorParts::load() {
@@ -33,7 +33,8 @@ void TensorParts::load() {
         t.type_name = layouts.getColumn(2).getString();
         if (!layouts.getColumn(3).isNull()) t.type_id = layouts.getColumn(3).getInt64();
         if (!layouts.getColumn(4).isNull()) t.expected_bytes = layouts.getColumn(4).getInt64();
-        layouts_.emplace(layout_key(t), layouts.getColumn(0).getInt64());
+        layout_key(t, key_);
+        layouts_.emplace(key_, layouts.getColumn(0).getInt64());
     }
     loaded_ = true;
 }
@@ -53,8 +54,8 @@ int64_t TensorParts::name_id(const model::TensorRow& t) {
 
 int64_t TensorParts::layout_id(const model::TensorRow& t) {
     if (!loaded_) load();
-    std::string key = layout_key(t);
-    auto it = layouts_.find(key);
+    layout_key(t, key_);
+    auto it = layouts_.find(key_);
     if (it != layouts_.end()) return it->second;
     layout_.bind(":n_dims", t.n_dims);
     layout_.bind(":dims", t.dims);
@@ -63,7 +64,7 @@ int64_t TensorParts::layout_id(const model::TensorRow& t) {
     layout_.bind(":type_name", t.type_name);
     layout_.bind(":expected_bytes", t.expected_bytes);
     layout_.exec();
-    return layouts_.emplace(std::move(key), db_.getLastInsertRowid()).first->second;
+    return layouts_.emplace(key_, db_.getLastInsertRowid()).first->second;
 }
 
 }  // namespace modelcat::catalog

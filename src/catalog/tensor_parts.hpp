@@ -23,10 +23,11 @@ public:
 
 private:
     void load();
-    static std::string layout_key(const model::TensorRow& t);
+    static void layout_key(const model::TensorRow& t, std::string& key);
     SQLite::Database& db_;
     NamedStatement name_, layout_;
     std::unordered_map<std::string, int64_t> names_, layouts_;
+    std::string key_;
     bool loaded_ = false;
 };
 
