@@ -49,8 +49,8 @@ const char* const kMetadataHead =
 const char* const kMetadataRow =
     "(:model_id, :file_id, :key, :value_type, :value, :array_type, :array_length, :array_bytes, :array_hash, :offset)";
 const char* const kTensorHead =
-    "INSERT INTO tensor_rows (file_id, name_id, layout_id, offset, extra_bytes, info_offset) VALUES ";
-const char* const kTensorRow = "(:file_id, :name_id, :layout_id, :offset, :extra_bytes, :info_offset)";
+    "INSERT INTO tensor_rows (file_id, name_id, layout_id, offset32, info_to_data) VALUES ";
+const char* const kTensorRow = "(:file_id, :name_id, :layout_id, :offset32, :info_to_data)";
 const char* const kWarningSql =
     "INSERT INTO warnings (crawl_id, model_id, location, offset, message)"
     " VALUES (:crawl_id, :model_id, :location, :offset, :message)";
@@ -59,8 +59,8 @@ const char* const kRefusalSql =
 const char* const kCensusHead =
     "INSERT INTO census (model_id, type_id, type_name, tensors, params, bytes, bits_per_weight) VALUES ";
 const char* const kCensusRow = "(:model_id, :type_id, :type_name, :tensors, :params, :bytes, :bits_per_weight)";
-const char* const kPolicyHead = "INSERT INTO policy_layers (model_id, tensor_kind, type_id, type_name, tensors, layers) VALUES ";
-const char* const kPolicyRow = "(:model_id, :tensor_kind, :type_id, :type_name, :tensors, :layers)";
+const char* const kPolicyHead = "INSERT INTO policy_rows (model_id, tensor_kind, type_id, type_name, tensors, layers_id) VALUES ";
+const char* const kPolicyRow = "(:model_id, :tensor_kind, :type_id, :type_name, :tensors, :layers_id)";
 const char* const kRecipeSql =
     "INSERT INTO recipes (model_id, recipe, quantized_as, overrides, matching, tensors, revision, imatrix, differences, why, note)"
     " VALUES (:model_id, :recipe, :quantized_as, :overrides, :matching, :tensors, :revision, :imatrix, :differences, :why, :note)";
@@ -119,7 +119,7 @@ int64_t ModelWriter::write_rows(int64_t crawl_id, const model::ModelRows& rows) 
     for (const model::FileRow& f : rows.files) {
         const int64_t file_id = insert_file(crawl_id, model_id, f);
         metadata_.insert(f.metadata.size(), [&](BatchInsert::Row& r, size_t i) { bind_metadata(r, model_id, file_id, f.metadata[i]); });
-        insert_tensors(file_id, f.tensors);
+        insert_tensors(file_id, f.data_start, f.tensors);
         for (const auto& w : f.warnings) insert_warning(crawl_id, model_id, f.location, w);
         if (f.ggml_refusals)
             for (size_t i = 0; i < f.ggml_refusals->size(); ++i) insert_refusal(model_id, file_id, i, (*f.ggml_refusals)[i]);
@@ -242,7 +242,7 @@ void ModelWriter::bind_metadata(BatchInsert::Row& st, int64_t model_id, int64_t 
 
 // A file's tensors as rows of their names' and layouts' ids, in primary-key order (file_id, name_id):
 // appended at the B-tree's end.
-void ModelWriter::insert_tensors(int64_t file_id, const std::vector<model::TensorRow>& tensors) {
+void ModelWriter::insert_tensors(int64_t file_id, int64_t data_start, const std::vector<model::TensorRow>& tensors) {
     struct Ref {
         int64_t name_id, layout_id;
         const model::TensorRow* t;
@@ -256,9 +256,8 @@ void ModelWriter::insert_tensors(int64_t file_id, const std::vector<model::Tenso
         r.bind(":file_id", file_id);
         r.bind(":name_id", refs[i].name_id);
         r.bind(":layout_id", refs[i].layout_id);
-        r.bind(":offset", t.offset);
-        r.bind(":extra_bytes", t.bytes - t.expected_bytes.value_or(0));
-        r.bind(":info_offset", t.info_offset);
+        r.bind(":offset32", t.offset % 32 == 0 ? t.offset / 32 : -1 - t.offset);  // schema/current.sql, tensor_rows
+        r.bind(":info_to_data", data_start - t.info_offset);
     });
 }
 
@@ -293,13 +292,13 @@ void ModelWriter::bind_census(BatchInsert::Row& st, int64_t model_id, const mode
     st.bind(":bits_per_weight", c.bits_per_weight);
 }
 
-void ModelWriter::bind_policy(BatchInsert::Row& st, int64_t model_id, const model::PolicyRow& p) {
+void ModelWriter::bind_policy(BatchInsert::Row& st, int64_t model_id, const model::PolicyRow& p) {  // the list interned
     st.bind(":model_id", model_id);
     st.bind(":tensor_kind", p.tensor_kind);
     st.bind(":type_id", p.type_id);
     st.bind(":type_name", p.type_name);
     st.bind(":tensors", p.tensors);
-    st.bind(":layers", p.layers);
+    st.bind(":layers_id", parts_.layers_id(p.layers));
 }
 
 void ModelWriter::insert_recipe(int64_t model_id, const model::RecipeRow& r) {

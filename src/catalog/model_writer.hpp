@@ -36,16 +36,16 @@ private:
     void clear_children(int64_t model_id);
     int64_t insert_file(int64_t crawl_id, int64_t model_id, const model::FileRow& f);
     static void bind_metadata(BatchInsert::Row& st, int64_t model_id, int64_t file_id, const model::MetadataEntry& e);
-    void insert_tensors(int64_t file_id, const std::vector<model::TensorRow>& tensors);
+    void insert_tensors(int64_t file_id, int64_t data_start, const std::vector<model::TensorRow>& tensors);
     static void bind_census(BatchInsert::Row& st, int64_t model_id, const model::CensusRow& c);
-    static void bind_policy(BatchInsert::Row& st, int64_t model_id, const model::PolicyRow& p);
+    void bind_policy(BatchInsert::Row& st, int64_t model_id, const model::PolicyRow& p);
     void insert_warning(int64_t crawl_id, int64_t model_id, const std::string& location, const model::Warning& w);
     void insert_refusal(int64_t model_id, int64_t file_id, size_t seq, const std::pair<std::string, std::string>& refusal);
     void insert_recipe(int64_t model_id, const model::RecipeRow& r);
     void insert_memory(int64_t model_id, const model::MemoryRow& m);
     void record_event(int64_t crawl_id, int64_t model_id, const std::optional<Before>& before);
 
-    static constexpr std::array<const char*, 7> kChildTables = {"files",   "census",       "warnings",     "policy_layers",
+    static constexpr std::array<const char*, 7> kChildTables = {"files",   "census",       "warnings",     "policy_rows",
                                                                 "recipes", "memory_terms", "memory_caches"};
 
     // Prepared once: a crawl writes thousands of models.
