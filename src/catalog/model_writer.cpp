@@ -112,6 +112,7 @@ int64_t ModelWriter::write(int64_t crawl_id, const model::ModelRows& rows) {
 }
 
 int64_t ModelWriter::write_rows(int64_t crawl_id, const model::ModelRows& rows) {
+    evicted_ = false;
     std::optional<Before> before = previous(rows.model.location);
     evict_moved_files(rows);
     const int64_t model_id = upsert_model(crawl_id, rows.model);
@@ -148,6 +149,7 @@ void ModelWriter::evict_moved_files(const model::ModelRows& rows) {
         evict_.bind(":model", rows.model.location);
         evict_.bind(":file", f.location);
         evict_.exec();
+        if (db_.getChanges() > 0) evicted_ = true;
     }
 }
 

@@ -23,6 +23,8 @@ public:
     // Replaces whatever was catalogued at the model's location; returns model_id. The caller holds
     // the transaction (several models share one: catalog/writer.hpp).
     int64_t write(int64_t crawl_id, const model::ModelRows& rows);
+    // Whether the last write removed another model that held one of its files (files regrouped).
+    bool evicted_others() const { return evicted_; }
 
 private:
     struct Before {
@@ -55,6 +57,7 @@ private:
     BatchInsert census_, policy_;
     std::vector<NamedStatement> clear_;  // one per kChildTables
     SQLite::Database& db_;
+    bool evicted_ = false;
 };
 
 }  // namespace modelcat::catalog

@@ -120,24 +120,52 @@ SQLite::Statement& Writer::prepared(std::unique_ptr<SQLite::Statement>& st, cons
     return *st;
 }
 
+namespace {
+const char* const kIdentityColumns = "model_id, size, mtime_ns, inode, device, iif(reread, 'reread', status), etag, sha256, xet_hash";
+}  // namespace
+
+// The identity in the row's columns from `first_column` on (kIdentityColumns' order).
+std::optional<StoredIdentity> Writer::read_identity(SQLite::Statement& st, int first_column) {
+    auto col = [&](int i) { return st.getColumn(first_column + i); };
+    StoredIdentity f;
+    f.model_id = col(0).getInt64();
+    f.size = static_cast<uint64_t>(col(1).getInt64());
+    if (!col(2).isNull()) f.mtime_ns = col(2).getInt64();
+    if (!col(3).isNull()) f.inode = static_cast<uint64_t>(col(3).getInt64());
+    if (!col(4).isNull()) f.device = static_cast<uint64_t>(col(4).getInt64());
+    f.status = col(5).getString();
+    if (!col(6).isNull()) f.etag = col(6).getString();
+    if (!col(7).isNull()) f.sha256 = col(7).getString();
+    if (!col(8).isNull()) f.xet_hash = col(8).getString();
+    return f;
+}
+
+void Writer::load_identities() {
+    SQLite::Statement st(db_, std::string("SELECT location, ") + kIdentityColumns + " FROM files");
+    while (st.executeStep()) identities_.emplace(st.getColumn(0).getString(), *read_identity(st, 1));
+    identities_loaded_ = true;
+}
+
+void Writer::forget_identity(const std::string& location) {
+    if (!identities_loaded_) return;
+    identities_.erase(location);
+    written_.insert(location);
+}
+
 std::optional<StoredIdentity> Writer::stored_file(const std::string& location) {
-    SQLite::Statement& st = prepared(stored_file_, "SELECT model_id, size, mtime_ns, inode, device, iif(reread, 'reread', status),"
-                                                   " etag, sha256, xet_hash FROM files WHERE location = ?");
+    if (identities_usable_ && !identities_loaded_ && ++lookups_ > kLookupsBeforeLoading) load_identities();
+    if (identities_usable_ && identities_loaded_ && !written_.contains(location)) {
+        auto it = identities_.find(location);
+        if (it == identities_.end()) return std::nullopt;  // not catalogued when loaded, nor written since
+        return it->second;
+    }
+    SQLite::Statement& st = prepared(stored_file_, ("SELECT " + std::string(kIdentityColumns) + " FROM files WHERE location = ?").c_str());
     st.bind(1, location);
     if (!st.executeStep()) {
         st.reset();
         return std::nullopt;
     }
-    StoredIdentity f;
-    f.model_id = st.getColumn(0).getInt64();
-    f.size = static_cast<uint64_t>(st.getColumn(1).getInt64());
-    if (!st.getColumn(2).isNull()) f.mtime_ns = st.getColumn(2).getInt64();
-    if (!st.getColumn(3).isNull()) f.inode = static_cast<uint64_t>(st.getColumn(3).getInt64());
-    if (!st.getColumn(4).isNull()) f.device = static_cast<uint64_t>(st.getColumn(4).getInt64());
-    f.status = st.getColumn(5).getString();
-    if (!st.getColumn(6).isNull()) f.etag = st.getColumn(6).getString();
-    if (!st.getColumn(7).isNull()) f.sha256 = st.getColumn(7).getString();
-    if (!st.getColumn(8).isNull()) f.xet_hash = st.getColumn(8).getString();
+    std::optional<StoredIdentity> f = read_identity(st, 0);
     st.reset();  // an open read would pin this connection's snapshot and fail its next write
     return f;
 }
@@ -188,6 +216,7 @@ std::vector<Writer::FilesUnder> Writer::files_under(const std::vector<std::strin
 uint64_t Writer::mark_gone(int64_t crawl_id, const std::vector<std::string>& missing, const std::vector<std::string>& dirs,
                             const std::vector<std::string>& seen) {
     commit_models();
+    identities_usable_ = false;  // files under `dirs` become gone
     SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
     load_seen(seen);
     // files that go missing: named ones, and under a walked directory but not seen there
@@ -257,7 +286,9 @@ int64_t Writer::write_model(int64_t crawl_id, const model::ModelRows& rows) {
         batch_ = std::make_unique<SQLite::Transaction>(db_, SQLite::TransactionBehavior::IMMEDIATE);
         batch_began_ = std::chrono::steady_clock::now();
     }
+    for (const auto& f : rows.files) forget_identity(f.location);
     const int64_t id = writer_->write(crawl_id, rows);
+    if (writer_->evicted_others()) identities_usable_ = false;  // other models' files went: ask the catalogue from now on
     if (std::chrono::steady_clock::now() - batch_began_ >= kBatchTime) commit_models();
     return id;
 }
@@ -272,6 +303,7 @@ int64_t Writer::files_to_reread() { return db_.execAndGet("SELECT count(*) FROM 
 void Writer::record_error(int64_t crawl_id, const std::string& location, std::optional<uint64_t> offset,
                            const std::string& message) {
     commit_models();
+    forget_identity(location);
     SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
     NamedStatement ins(db_, "INSERT INTO errors (crawl_id, location, offset, message)"
                             " VALUES (:crawl_id, :location, :offset, :message)");

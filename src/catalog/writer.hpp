@@ -15,6 +15,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "catalog/database.hpp"
@@ -72,7 +74,10 @@ public:
     void record_error(int64_t crawl_id, const std::string& location, std::optional<uint64_t> offset,
                       const std::string& message);
 
+    // A nightly re-crawl asks this for every file: after kLookupsBeforeLoading lookups, every stored
+    // identity is read in one SELECT and answered from memory, save the files this Writer wrote since.
     std::optional<StoredIdentity> stored_file(const std::string& location);
+    static constexpr size_t kLookupsBeforeLoading = 256;
     // Locations of a model's files, data files first.
     std::vector<std::string> model_files(int64_t model_id);
     // Notes that these files were seen unchanged by the crawl.
@@ -111,6 +116,13 @@ private:
     std::unique_ptr<SQLite::Transaction> batch_;  // the open batch of models, if any
     std::chrono::steady_clock::time_point batch_began_;
     std::unique_ptr<SQLite::Statement> stored_file_, model_files_;
+    std::optional<StoredIdentity> read_identity(SQLite::Statement& st, int first_column);
+    void load_identities();
+    void forget_identity(const std::string& location);  // written: ask the catalogue again
+    size_t lookups_ = 0;
+    bool identities_loaded_ = false, identities_usable_ = true;
+    std::unordered_map<std::string, StoredIdentity> identities_;
+    std::unordered_set<std::string> written_;
 };
 
 }  // namespace modelcat::catalog
