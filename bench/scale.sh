@@ -3,20 +3,23 @@
 # into a fresh catalogue, re-crawls it unchanged, times every view and every bundled
 # report, accounts the catalogue's bytes (dbstat), and writes bench/RESULTS-scale.md.
 #
-#   bench/scale.sh [--models N] [--label after|before|...] [--modelcat BIN] [--queries DIR]
+#   bench/scale.sh [--models N] [--label after|before|...] [--modelcat BIN] [--queries DIR] [--build DIR]
 #   bench/scale.sh --assemble      (only rewrite RESULTS-scale.md from the recorded labels and notes)
 #
 # --label L with --modelcat and --queries from an older checkout records that build in
 # bench/scale-L.{md,tsv}; RESULTS-scale.md sets every label's numbers side by side (before
 # first, after last). The first crawl and the re-crawl each run $CRAWL_RUNS times (default 3,
 # the median by wall time is reported, every run listed with its CPU time and load average).
-# Scratch (zoo, catalogues) lives in $SCALE_WORK (default /tmp/modelcat-scale).
+# Scratch (zoo, catalogues) lives in $SCALE_WORK (default /tmp/modelcat-scale). --build DIR takes
+# modelcat and modelcat-zoo from an existing Release build instead of configuring build-rel.
+# Every timing is noted with the 1-minute load average when it began (the machine is shared).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 models=10000
 label=after
 modelcat=""
+build=""
 queries=$root/queries
 assemble_only=0
 while [ $# -gt 0 ]; do
@@ -25,18 +28,22 @@ while [ $# -gt 0 ]; do
         --label) label=$2; shift 2 ;;
         --modelcat) modelcat=$2; shift 2 ;;
         --queries) queries=$2; shift 2 ;;
+        --build) build=$2; shift 2 ;;
         --assemble) assemble_only=1; shift ;;
-        *) echo "usage: $0 [--models N] [--label after|before] [--modelcat BIN] [--queries DIR] [--assemble]" >&2; exit 2 ;;
+        *) echo "usage: $0 [--models N] [--label after|before] [--modelcat BIN] [--queries DIR] [--build DIR] [--assemble]" >&2; exit 2 ;;
     esac
 done
 # RESULTS-scale.md: every label's timings side by side, then each label's notes.
 assemble() {
     all=$(ls "$root"/bench/scale-*.tsv | sed -E 's/.*scale-(.*)\.tsv/\1/')
-    labels=$(echo "$all" | grep -x before; echo "$all" | grep -v -x -e before -e after | sort; echo "$all" | grep -x after)
+    # bench/scale-order lists the labels in the table's order (else: before first, after last)
+    if [ -f "$root/bench/scale-order" ]; then labels=$(grep -x -F "$all" "$root/bench/scale-order")
+    else labels=$(echo "$all" | grep -x before; echo "$all" | grep -v -x -e before -e after | sort; echo "$all" | grep -x after); fi
+    last=$(echo "$labels" | tail -1)
     {
         echo "# The catalogue at scale (\`bench/scale.sh\`)"
         echo
-        echo "Times in ms, wall (CPU = user + sys): views as \`SELECT count(*) FROM (SELECT * FROM V)\`, reports as"
+        echo "Times in ms, wall (CPU = user + sys) and the 1-minute load average when the timing began: views as \`SELECT count(*) FROM (SELECT * FROM V)\`, reports as"
         echo "bundled (their whole output, written to /dev/null), each in a fresh sqlite3 process timed by its"
         echo "\`.timer\` (the run of median wall time of 3; one run when it took over 2 s); crawls as"
         echo "\`modelcat crawl --quiet\` under /usr/bin/time. The machine is shared: wall times grow with the load"
@@ -44,9 +51,9 @@ assemble() {
         echo
         printf '| item |'; for l in $labels; do printf ' %s |' "$l"; done; echo
         printf '|---|'; for l in $labels; do printf -- '---:|'; done; echo
-        cut -f1 "$root/bench/scale-after.tsv" | while read -r item; do
+        cut -f1 "$root/bench/scale-$last.tsv" | while read -r item; do
             printf '| %s |' "$item"
-            for l in $labels; do printf ' %s |' "$(awk -F'\t' -v k="$item" '$1 == k {printf "%.0f (%.0f)", $2, $3}' "$root/bench/scale-$l.tsv")"; done
+            for l in $labels; do printf ' %s |' "$(awk -F'\t' -v k="$item" '$1 == k {printf "%.0f (%.0f)%s", $2, $3, ($4 == "" ? "" : " @" $4)}' "$root/bench/scale-$l.tsv")"; done
             echo
         done
         for l in $labels; do echo; cat "$root/bench/scale-$l.md"; done
@@ -59,16 +66,19 @@ if [ "$assemble_only" = 1 ]; then assemble; exit 0; fi
 work=${SCALE_WORK:-/tmp/modelcat-scale}
 mkdir -p "$work"
 
-cmake -S "$root" -B "$root/build-rel" -DCMAKE_BUILD_TYPE=Release -DMODELCAT_TESTS=OFF >/dev/null
-cmake --build "$root/build-rel" -j2 --target modelcat modelcat-zoo >/dev/null
-modelcat=${modelcat:-$root/build-rel/modelcat}
+if [ -z "$build" ]; then
+    build=$root/build-rel
+    cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DMODELCAT_TESTS=OFF >/dev/null
+    cmake --build "$build" -j2 --target modelcat modelcat-zoo >/dev/null
+fi
+modelcat=${modelcat:-$build/modelcat}
 
 # The zoo is deterministic: regenerate only when the size asked for changes.
 zoo=$work/zoo
 if [ "$(cat "$zoo/.models" 2>/dev/null)" != "$models" ]; then
     rm -rf "$zoo"
     start=$(date +%s.%N)
-    zoo_counts=$("$root/build-rel/modelcat-zoo" "$zoo" --models "$models")
+    zoo_counts=$("$build/modelcat-zoo" "$zoo" --models "$models")
     echo "$zoo_counts" >"$zoo/.counts"
     echo "$(echo "$(date +%s.%N) - $start" | bc)" >"$zoo/.seconds"
     echo "$models" >"$zoo/.models"
@@ -106,24 +116,26 @@ for i in $(seq "$crawl_runs"); do
 done
 : >"$work/again.txt"
 for i in $(seq "$crawl_runs"); do crawl >>"$work/again.txt"; done
-read -r crawl1_s crawl1_cpu crawl1_rss _ < <(median_run <"$work/first.txt")
-read -r crawl2_s crawl2_cpu crawl2_rss _ < <(median_run <"$work/again.txt")
+read -r crawl1_s crawl1_cpu crawl1_rss crawl1_load < <(median_run <"$work/first.txt")
+read -r crawl2_s crawl2_cpu crawl2_rss crawl2_load < <(median_run <"$work/again.txt")
 unchanged=$(sed -E 's/.*"files_unchanged": ([0-9]+).*/\1/' "$work/crawl.json")
 sqlite3 "$db" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
 n_models=$(sqlite3 "$db" 'SELECT count(*) FROM models')
 n_tensors=$(sqlite3 "$db" 'SELECT count(*) FROM tensors')
 db_bytes=$(stat -c %s "$db")
-printf 'crawl\t%s\t%s\nrecrawl\t%s\t%s\n' "$(echo "$crawl1_s * 1000" | bc)" "$(echo "$crawl1_cpu * 1000" | bc)" \
-    "$(echo "$crawl2_s * 1000" | bc)" "$(echo "$crawl2_cpu * 1000" | bc)" >>"$tsv"
+printf 'crawl\t%s\t%s\t%s\nrecrawl\t%s\t%s\t%s\n' "$(echo "$crawl1_s * 1000" | bc)" "$(echo "$crawl1_cpu * 1000" | bc)" "$crawl1_load" \
+    "$(echo "$crawl2_s * 1000" | bc)" "$(echo "$crawl2_cpu * 1000" | bc)" "$crawl2_load" >>"$tsv"
 
-# Wall and CPU (user + sys) ms of SQL with parameters, each a fresh sqlite3 process as a user's
-# one-liner is: the run with the median wall time of three (one run when the first takes over 2 s).
+# Wall and CPU (user + sys) ms of SQL with parameters, and the load average before it, each a fresh
+# sqlite3 process as a user's one-liner is: the run with the median wall time of three (one run when
+# the first takes over 2 s).
 time_sql() {
-    local params=$1 sql=$2 runs=() t
+    local params=$1 sql=$2 runs=() t load
     for i in 1 2 3; do
+        load=$(cut -d' ' -f1 /proc/loadavg)
         t=$(printf '%s\n.timer on\n.once /dev/null\n%s\n' "$params" "$sql" | sqlite3 "$db" |
             sed -nE 's/^Run Time: real ([0-9.]+) user ([0-9.]+) sys ([0-9.]+)/\1 \2 \3/p' | tail -1 |
-            awk '{printf "%.1f\t%.1f\n", $1 * 1000, ($2 + $3) * 1000}')
+            awk -v l="$load" '{printf "%.1f\t%.1f\t%s\n", $1 * 1000, ($2 + $3) * 1000, l}')
         runs+=("$t")
         if [ "$i" = 1 ] && [ "$(echo "${t%%$'\t'*} > 2000" | bc)" = 1 ]; then echo "$t"; return; fi
     done
@@ -156,6 +168,8 @@ done
 dbstat=$(sqlite3 -separator ' | ' "$db" "SELECT name, sum(pgsize), round(100.0 * sum(pgsize) / (SELECT sum(pgsize) FROM dbstat), 1)
                                           FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 10")
 
+per_row=$(sqlite3 -separator ' ' "$db" "SELECT group_concat(name || ' ' || printf('%.1f', b * 1.0 / $n_tensors), ', ')
+                                        FROM (SELECT name, sum(pgsize) AS b FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 8)")
 slowest=$(grep -E '^(view|report)' "$tsv" | sort -t$'\t' -k2 -g | tail -1 | cut -f1,2)
 {
     echo "### $label"
@@ -168,6 +182,7 @@ slowest=$(grep -E '^(view|report)' "$tsv" | sort -t$'\t' -k2 -g | tail -1 | cut 
     echo "- first crawl (fresh catalogue, page cache warm): **${crawl1_s} s, $(echo "scale=0; $n_models / $crawl1_s" | bc) models/s** (CPU ${crawl1_cpu} s: $(echo "scale=0; $n_models / $crawl1_cpu" | bc) models per CPU second), peak RSS $((crawl1_rss / 1024)) MB; median of $crawl_runs: $(list_runs <"$work/first.txt")"
     echo "- unchanged re-crawl: **${crawl2_s} s** (CPU ${crawl2_cpu} s; $unchanged files unchanged), peak RSS $((crawl2_rss / 1024)) MB; median of $crawl_runs: $(list_runs <"$work/again.txt")"
     echo "- catalogue: $n_models models, $n_tensors tensor rows, $db_bytes bytes = **$(echo "$db_bytes / $n_tensors" | bc) bytes per tensor row**"
+    echo "- per tensor row, by what holds it (dbstat bytes / tensor rows): $per_row"
     echo "- slowest view or report: ${slowest/$'\t'/ at } ms"
     echo "- report parameters: policy model=$mid; diff a=$diff_a b=$diff_b; reconcile gguf=$rec_gguf source=$rec_source"
     echo

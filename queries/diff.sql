@@ -2,9 +2,9 @@
 -- @param a model required
 -- @param b model required
 -- modelcat binds :a and :b to the model_ids the references resolve to; in sqlite3: .param set :a 3
-WITH a AS (SELECT name, layer, dims, type_name, bytes FROM tensors
+WITH a AS MATERIALIZED (SELECT name, layer, dims, type_name, bytes FROM tensors
             WHERE model_id = :a),
-     b AS (SELECT name, layer, dims, type_name, bytes FROM tensors
+     b AS MATERIALIZED (SELECT name, layer, dims, type_name, bytes FROM tensors
             WHERE model_id = :b)
 SELECT coalesce(a.name, b.name) AS tensor,
        CASE WHEN a.name IS NULL THEN 'only in b'

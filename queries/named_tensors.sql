@@ -2,9 +2,11 @@
 -- @param pattern like
 -- To pivot other tensors, copy this file and change the five names (each twice). Every cell is one primary-key lookup (file_id, name):
 -- in a model's only data file (most models: its size is the model's file_bytes), else the largest cell over its files (data files hold the tensors).
+-- The cells are looked up in file_id order, the order tensor rows are stored in (each lookup lands next to the last), then sorted.
 WITH cells(file_id, tensor, cell) AS NOT MATERIALIZED (
-    SELECT file_id, name, coalesce(type_id, type_name) || printf('(%.2f)', bits_per_weight) FROM tensors)
-SELECT m.name,
+    SELECT file_id, name, coalesce(type_id, type_name) || printf('(%.2f)', bits_per_weight) FROM tensors),
+pivot AS MATERIALIZED (
+SELECT m.model_id, m.file_bytes, m.name,
        CASE WHEN f.size = m.file_bytes THEN (SELECT cell FROM cells WHERE file_id = f.file_id AND tensor = 'token_embd.weight')
             ELSE (SELECT max(cell) FROM files d JOIN cells USING (file_id) WHERE d.model_id = m.model_id AND tensor = 'token_embd.weight') END AS token_embd,
        CASE WHEN f.size = m.file_bytes THEN (SELECT cell FROM cells WHERE file_id = f.file_id AND tensor = 'output.weight')
@@ -15,7 +17,7 @@ SELECT m.name,
             ELSE (SELECT max(cell) FROM files d JOIN cells USING (file_id) WHERE d.model_id = m.model_id AND tensor = 'blk.0.ffn_down.weight') END AS blk0_ffn_down,
        CASE WHEN f.size = m.file_bytes THEN (SELECT cell FROM cells WHERE file_id = f.file_id AND tensor = 'blk.0.attn_q.weight')
             ELSE (SELECT max(cell) FROM files d JOIN cells USING (file_id) WHERE d.model_id = m.model_id AND tensor = 'blk.0.attn_q.weight') END AS blk0_attn_q
-  FROM models m
-  JOIN files f ON f.model_id = m.model_id AND f.role = 'data' AND f.shard = 0
- WHERE m.name LIKE coalesce(:pattern, '%') AND m.tensor_count > 0
- ORDER BY m.file_bytes, m.model_id;
+  FROM files f CROSS JOIN models m ON m.model_id = f.model_id
+ WHERE f.role = 'data' AND f.shard = 0 AND m.name LIKE coalesce(:pattern, '%') AND m.tensor_count > 0
+ ORDER BY f.file_id)
+SELECT name, token_embd, output, blk0_attn_v, blk0_ffn_down, blk0_attn_q FROM pivot ORDER BY file_bytes, model_id;

@@ -162,26 +162,41 @@ CREATE INDEX metadata_key ON metadata(key);
 -- Array metadata (tokenizer arrays and the like, a few per file), for header_budget.
 CREATE INDEX metadata_arrays ON metadata(model_id, key, array_bytes) WHERE array_bytes IS NOT NULL;
 
--- Tensor descriptors, with sizes measured from the offsets.
-CREATE TABLE tensors (
-    model_id       INTEGER NOT NULL REFERENCES models(model_id) ON DELETE CASCADE,
-    file_id        INTEGER NOT NULL REFERENCES files(file_id) ON DELETE CASCADE,
-    name           TEXT NOT NULL,
-    layer          INTEGER,              -- N of blk.N. / model.layers.N.; NULL otherwise
-    kind           TEXT NOT NULL,        -- the name without its layer prefix (ffn_down.weight)
+-- Tensor descriptors (schema 18): what repeats across files, a name and a shape with its type, is
+-- stored once and referenced; a file's tensor is a short row of the numbers only it holds. The view
+-- `tensors` (with the views, below) reads them as one row per tensor, with the columns it always had.
+-- Names and layouts are never deleted (they are shared, and few: a few thousand per 100,000 models).
+
+-- Each tensor name once, with what the crawl derives from the name alone.
+CREATE TABLE tensor_names (
+    name_id INTEGER PRIMARY KEY,
+    name    TEXT NOT NULL UNIQUE,
+    layer   INTEGER,                     -- N of blk.N. / model.layers.N.; NULL otherwise
+    kind    TEXT NOT NULL                -- the name without its layer prefix (ffn_down.weight)
+);
+
+-- Each (shape, type, size) once, with what follows from them.
+CREATE TABLE tensor_layouts (
+    layout_id      INTEGER PRIMARY KEY,
     n_dims         INTEGER NOT NULL,
     dims           TEXT NOT NULL,        -- JSON array in the file's own order (GGUF ne[0] first)
     n_elements     INTEGER NOT NULL,
     type_id        INTEGER,              -- ggml type id (GGUF); NULL for safetensors
     type_name      TEXT NOT NULL,        -- Q4_K, BF16, ...; type_<id> for ids ggml does not define
-    offset         INTEGER NOT NULL,     -- relative to the data start
-    bytes          INTEGER NOT NULL,     -- measured: gap to the next tensor (last: to the end of the file)
     expected_bytes INTEGER,              -- from the type table; NULL for unknown types
-    bits_per_weight REAL,                -- bytes * 8 / n_elements; NULL for empty tensors
-    info_offset    INTEGER NOT NULL,     -- byte offset of the descriptor in the file
-    PRIMARY KEY (file_id, name)
+    bytes          INTEGER NOT NULL,     -- measured: gap to the next tensor (last: to the end of the file); mostly expected_bytes
+    UNIQUE (dims, type_name, type_id, expected_bytes, bytes)
+);
+
+-- One row per tensor of a data file, in primary-key order (file_id, name_id): about 18 bytes.
+CREATE TABLE tensor_rows (
+    file_id     INTEGER NOT NULL REFERENCES files(file_id) ON DELETE CASCADE,
+    name_id     INTEGER NOT NULL REFERENCES tensor_names(name_id),
+    layout_id   INTEGER NOT NULL REFERENCES tensor_layouts(layout_id),
+    offset32    INTEGER NOT NULL,        -- the offset from the data start / 32 when a multiple of 32 (GGUF's default alignment: almost every tensor), else -1 - offset: 4 bytes where the offset takes 6
+    info_to_data INTEGER NOT NULL,       -- files.data_start minus the byte offset of the descriptor in the file: 2 bytes where the offset takes 3
+    PRIMARY KEY (file_id, name_id)
 ) WITHOUT ROWID;
-CREATE INDEX tensors_model ON tensors(model_id, type_name);
 
 -- Per model and tensor type, written by the crawl.
 CREATE TABLE census (
@@ -197,15 +212,23 @@ CREATE TABLE census (
 
 -- Per model, tensor kind and type (schema 7): what policy_map and policy_deviations read, written by
 -- the crawl. No rows for a model migrated from schema <= 6 until the next crawl re-reads its files.
-CREATE TABLE policy_layers (
+-- Schema 18 keeps each distinct layer list once (layer_lists): the view policy_layers gives the rows
+-- with their lists, as the table of that name did.
+CREATE TABLE policy_rows (
     model_id    INTEGER NOT NULL REFERENCES models(model_id) ON DELETE CASCADE,
     tensor_kind TEXT NOT NULL,     -- tensors.kind
     type_id     INTEGER,           -- ggml type id; NULL for safetensors
     type_name   TEXT NOT NULL,
     tensors     INTEGER NOT NULL,  -- tensors of this kind and type
-    layers      TEXT,              -- their layers, ascending, comma-separated without spaces; NULL when none has a layer
+    layers_id   INTEGER REFERENCES layer_lists(layers_id),  -- their layers; NULL when none has a layer
     PRIMARY KEY (model_id, tensor_kind, type_name)
 ) WITHOUT ROWID;
+
+-- Each distinct list of layers once ("0,1,2,3,6,10,13,16,19,21,24,27,28,29,30,31": a few hundred lists).
+CREATE TABLE layer_lists (
+    layers_id INTEGER PRIMARY KEY,
+    layers    TEXT NOT NULL UNIQUE     -- ascending, comma-separated without spaces
+);
 
 -- Inputs that could not be catalogued.
 CREATE TABLE errors (
@@ -485,6 +508,53 @@ CREATE TABLE tensor_name_map (
 -- reading models' schema-7 and schema-12 columns leave out, or show NULL for, a model migrated
 -- from an older schema until the next crawl re-reads it (files.reread).
 ------------------------------------------------------------------------------------------------
+
+-- One row per tensor, as the table `tensors` was before schema 18 (the same columns and values): its
+-- rows are tensor_rows with their names and layouts. A lookup by model_id or by (file_id, name) reads
+-- only its rows. Writable through its triggers (below), for scripts that wrote it.
+CREATE VIEW tensors AS
+SELECT f.model_id, r.file_id, n.name, n.layer, n.kind, l.n_dims, l.dims, l.n_elements, l.type_id, l.type_name,
+       iif(r.offset32 >= 0, r.offset32 * 32, -1 - r.offset32) AS offset,  -- relative to the data start
+       l.bytes, l.expected_bytes,
+       CASE WHEN l.n_elements <> 0 THEN l.bytes * 8.0 / l.n_elements END AS bits_per_weight,
+       f.data_start - r.info_to_data AS info_offset  -- byte offset of the descriptor in the file
+  FROM tensor_rows r
+  JOIN files f ON f.file_id = r.file_id
+  JOIN tensor_names n ON n.name_id = r.name_id
+  JOIN tensor_layouts l ON l.layout_id = r.layout_id;
+
+-- Writing `tensors` writes its parts: a new name or layout once, then the row (model_id and
+-- bits_per_weight follow from the file and the sizes, so the values given for them are not kept).
+CREATE TRIGGER tensors_insert INSTEAD OF INSERT ON tensors BEGIN
+    INSERT INTO tensor_names (name, layer, kind) SELECT NEW.name, NEW.layer, NEW.kind
+     WHERE NOT EXISTS (SELECT 1 FROM tensor_names WHERE name = NEW.name);
+    INSERT INTO tensor_layouts (n_dims, dims, n_elements, type_id, type_name, expected_bytes, bytes)
+    SELECT NEW.n_dims, NEW.dims, NEW.n_elements, NEW.type_id, NEW.type_name, NEW.expected_bytes, NEW.bytes
+     WHERE NOT EXISTS (SELECT 1 FROM tensor_layouts WHERE dims = NEW.dims AND type_name = NEW.type_name
+                          AND type_id IS NEW.type_id AND expected_bytes IS NEW.expected_bytes AND bytes = NEW.bytes);
+    INSERT INTO tensor_rows (file_id, name_id, layout_id, offset32, info_to_data)
+    VALUES (NEW.file_id, (SELECT name_id FROM tensor_names WHERE name = NEW.name),
+            (SELECT layout_id FROM tensor_layouts WHERE dims = NEW.dims AND type_name = NEW.type_name
+                AND type_id IS NEW.type_id AND expected_bytes IS NEW.expected_bytes AND bytes = NEW.bytes),
+            iif(NEW.offset % 32 = 0, NEW.offset / 32, -1 - NEW.offset),
+            (SELECT data_start FROM files WHERE file_id = NEW.file_id) - NEW.info_offset);
+END;
+CREATE TRIGGER tensors_delete INSTEAD OF DELETE ON tensors BEGIN
+    DELETE FROM tensor_rows WHERE file_id = OLD.file_id AND name_id = (SELECT name_id FROM tensor_names WHERE name = OLD.name);
+END;
+CREATE TRIGGER tensors_update INSTEAD OF UPDATE ON tensors BEGIN
+    DELETE FROM tensors WHERE file_id = OLD.file_id AND name = OLD.name;
+    INSERT INTO tensors (model_id, file_id, name, layer, kind, n_dims, dims, n_elements, type_id, type_name, offset, bytes,
+                         expected_bytes, bits_per_weight, info_offset)
+    VALUES (NEW.model_id, NEW.file_id, NEW.name, NEW.layer, NEW.kind, NEW.n_dims, NEW.dims, NEW.n_elements, NEW.type_id,
+            NEW.type_name, NEW.offset, NEW.bytes, NEW.expected_bytes, NEW.bits_per_weight, NEW.info_offset);
+END;
+
+-- Per model, tensor kind and type: how many tensors and on which layers (ascending, comma-separated
+-- without spaces; NULL when none has a layer): the table of that name before schema 18.
+CREATE VIEW policy_layers AS
+SELECT p.model_id, p.tensor_kind, p.type_id, p.type_name, p.tensors, l.layers
+  FROM policy_rows p LEFT JOIN layer_lists l ON l.layers_id = p.layers_id;
 
 -- One row per model of every kind: the quant table (the quant_summary report shows kind = 'model'
 -- unless asked). bits_per_weight = (file_bytes - header_bytes) * 8 / params, measured.

@@ -251,7 +251,9 @@ TEST(DatabaseErrors, StopTheCrawlWithExitTwoAndLeaveTheCatalogueIntact) {
     kit::llama31_quant("Q8_0").write(store / "b.gguf");
     {
         SQLite::Database d(db.string(), SQLite::OPEN_READWRITE);
-        d.exec("CREATE TRIGGER refuse BEFORE INSERT ON tensors WHEN NEW.name = 'output.weight'"
+        // tensors is a view since schema 18: the trigger watches the rows it reads
+        d.exec("CREATE TRIGGER refuse BEFORE INSERT ON tensor_rows"
+               " WHEN NEW.name_id = (SELECT name_id FROM tensor_names WHERE name = 'output.weight')"
                " BEGIN SELECT RAISE(ABORT, 'simulated write failure'); END");
     }
     test::CommandResult r = test::run_modelcat("crawl --db " + db.string() + " " + store.string());

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <thread>
 
+#include "kit/kinds.hpp"
 #include "kit/llama31.hpp"
 #include "support.hpp"
 
@@ -140,6 +141,33 @@ pid_t spawn_crawl(const fs::path& db, const std::vector<fs::path>& inputs) {
 
 using test::wait_exit;
 
+// Past Writer::kLookupsBeforeLoading files a re-crawl answers "was it catalogued, and how" from
+// identities read in one SELECT: a changed, a new and a removed file are still told apart, and a
+// file the crawl itself writes is asked again.
+TEST(LargeRecrawl, IdentitiesReadAtOnceStillSeeEveryChange) {
+    test::TempDir tmp;
+    const fs::path store = tmp / "store", db = tmp / "catalog.db";
+    fs::create_directories(store);
+    const int n = 400;
+    for (int i = 0; i < n; ++i) kit::tiny_llama("m" + std::to_string(i), 8).write(store / ("m" + std::to_string(i) + ".gguf"));
+    ASSERT_EQ(test::run_modelcat("crawl -q --db " + db.string() + " " + store.string()).exit_code, 0);
+    kit::tiny_llama("changed", 2).write(store / "m7.gguf");
+    kit::tiny_llama("new", 8).write(store / "new.gguf");
+    fs::remove(store / "m300.gguf");
+    test::CommandResult r = test::run_modelcat("crawl -q --db " + db.string() + " " + store.string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(test::sql_value(db, "SELECT files_new || ' ' || files_changed || ' ' || files_unchanged || ' ' || files_gone"
+                                  " FROM crawls ORDER BY crawl_id DESC LIMIT 1"),
+              "1 1 " + std::to_string(n - 2) + " 1");
+    EXPECT_NE(test::sql_value(db, "SELECT census FROM quant_summary WHERE location LIKE '%/m7.gguf'"),
+              test::sql_value(db, "SELECT census FROM quant_summary WHERE location LIKE '%/m8.gguf'"));
+    test::CommandResult again = test::run_modelcat("crawl -q --db " + db.string() + " " + store.string());
+    ASSERT_EQ(again.exit_code, 0) << again.err;
+    EXPECT_EQ(test::sql_value(db, "SELECT files_new || ' ' || files_changed || ' ' || files_unchanged || ' ' || files_gone"
+                                  " FROM crawls ORDER BY crawl_id DESC LIMIT 1"),
+              "0 0 " + std::to_string(n) + " 0");
+}
+
 // Returns once the catalogue at `db` holds `n` models (or the crawl ended).
 void wait_for_models(const fs::path& db, int n, pid_t crawler) {
     for (int i = 0; n > 0 && i < 20000; ++i) {
@@ -191,6 +219,32 @@ TEST(CrashSafety, KillNineAtSeveralPointsThenResume) {
     EXPECT_EQ(d.execAndGet("SELECT count(*) || ' ' || count(DISTINCT location) FROM files").getString(), "24 24");
     EXPECT_EQ(d.execAndGet("SELECT count(*) FROM tensors").getInt(), 24 * 292);
     EXPECT_EQ(d.execAndGet("SELECT count(*) FROM files WHERE status <> 'ok'").getInt(), 0);
+}
+
+// Several models share a transaction (catalog/writer.hpp), each in its own savepoint: a database
+// error while writing the fifth keeps the four before it, whole, and leaves nothing of the fifth.
+TEST(CrashSafety, ADatabaseErrorLosesOnlyTheModelBeingWritten) {
+    test::TempDir tmp;
+    test::copy_llama31_lineup(tmp / "store");
+    fs::create_directories(tmp / "empty");
+    const fs::path db = tmp / "catalog.db";
+    ASSERT_EQ(test::run_modelcat("crawl -q --db " + db.string() + " " + (tmp / "empty").string()).exit_code, 0);
+    SQLite::Database(db.string(), SQLite::OPEN_READWRITE)
+        .exec("CREATE TRIGGER refuse_fifth BEFORE INSERT ON census WHEN (SELECT count(*) FROM models) >= 5"
+              " BEGIN SELECT RAISE(ABORT, 'refused by the test'); END");
+    test::CommandResult r = test::run_modelcat("crawl -q --db " + db.string() + " " + (tmp / "store").string());
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("refused by the test"), std::string::npos) << r.err;
+    SQLite::Database d(db.string(), SQLite::OPEN_READWRITE);
+    EXPECT_EQ(d.execAndGet("PRAGMA integrity_check").getString(), "ok");
+    EXPECT_EQ(d.execAndGet("SELECT count(*) || ' ' || (SELECT count(*) FROM files) || ' ' || (SELECT count(*) FROM tensor_rows) || ' ' ||"
+                           " (SELECT count(*) FROM tensors) || ' ' || (SELECT count(DISTINCT model_id) FROM census) FROM models")
+                  .getString(),
+              "4 4 " + std::to_string(4 * 292) + " " + std::to_string(4 * 292) + " 4");
+    d.exec("DROP TRIGGER refuse_fifth");
+    ASSERT_EQ(test::run_modelcat("crawl -q --db " + db.string() + " " + (tmp / "store").string()).exit_code, 0);
+    EXPECT_EQ(d.execAndGet("SELECT files_new || ' ' || files_unchanged FROM crawls ORDER BY crawl_id DESC LIMIT 1").getString(), "4 4");
+    EXPECT_EQ(d.execAndGet("SELECT count(*) FROM tensors").getInt(), 8 * 292);
 }
 
 TEST(CrashSafety, TwoCrawlersShareOneDatabase) {

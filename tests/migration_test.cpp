@@ -17,6 +17,7 @@
 #include "model/ggml_types.hpp"
 #include "kit/gguf_writer.hpp"
 #include "kit/kinds.hpp"
+#include "kit/zoo.hpp"
 #include "schema_history.hpp"
 #include "support.hpp"
 
@@ -407,6 +408,40 @@ TEST(OlderCatalogueKinds, AreFilledByTheNextCrawlWithTheCrawlsRule) {
               "control:unknown ggml-vocab-gpt-2:vocab lora:adapter mmproj:mmproj ollama-discollama-lora-adapters:adapter "
               "st-samples-overall:model tiny:model tiny.imatrix:imatrix");
     EXPECT_EQ(test::sql_value(old, kinds), test::sql_value(current, kinds));
+}
+
+// Schema 18 moves the tensor table into names, layouts and rows: every value of every row is read
+// back through the view as the table held it (split sets, checkpoints, safetensors dtypes, unknown
+// types), and nothing is left for the next crawl to read again.
+TEST(CompactTensors, AnOlderCatalogueKeepsEveryTensorValue) {
+    test::TempDir tmp;
+    const fs::path store = tmp / "store", current = tmp / "current.db", old = tmp / "old.db";
+    kit::write_zoo(store / "zoo", 40);
+    for (const char* f : {"ggml-vocab-gpt-2.gguf", "st-samples-overall.safetensors", "ollama-discollama-lora-adapters.safetensors"})
+        fs::copy_file(test::fixtures_dir() / f, store / f);
+    ASSERT_EQ(test::run_modelcat("crawl -q --db " + current.string() + " " + store.string()).exit_code, 0);
+    write_old_catalogue(old, migration_version("compact_tensors") - 1, current);
+    const std::string all = "SELECT * FROM tensors ORDER BY file_id, name";
+    ASSERT_EQ(test::sql_value(old, "SELECT type FROM sqlite_schema WHERE name = 'tensors'"), "table");
+    const std::string before = rows_text(old, all);
+    ASSERT_GT(before.size(), 100000u);
+    test::CommandResult r = test::run_modelcat("migrate --db " + old.string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("; 0 files to re-read"), std::string::npos) << r.out;
+    EXPECT_EQ(test::sql_value(old, "SELECT type FROM sqlite_schema WHERE name = 'tensors'"), "view");
+    // the pages the old table held are given back (VACUUM), not left free in the file
+    EXPECT_EQ(test::sql_value(old, "SELECT (SELECT freelist_count FROM pragma_freelist_count) * 4 <= (SELECT page_count FROM pragma_page_count)"), "1");
+    EXPECT_EQ(rows_text(old, all), before);
+    EXPECT_EQ(rows_text(old, all), rows_text(current, all));
+    EXPECT_EQ(test::sql_value(old, "SELECT count(*) FROM tensor_names"), test::sql_value(current, "SELECT count(*) FROM tensor_names"));
+    EXPECT_EQ(test::sql_value(old, "SELECT count(*) FROM tensor_layouts"), test::sql_value(current, "SELECT count(*) FROM tensor_layouts"));
+    // the next crawl finds every file unchanged and writes through the migrated parts
+    const std::string by_location = "SELECT f.location, t.name, t.layer, t.kind, t.n_dims, t.dims, t.n_elements, t.type_id,"
+                                    " t.type_name, t.offset, t.bytes, t.expected_bytes, t.bits_per_weight, t.info_offset"
+                                    " FROM tensors t JOIN files f USING (file_id) ORDER BY 1, 2";
+    const std::string migrated = rows_text(old, by_location);
+    ASSERT_EQ(test::run_modelcat("crawl -q --force --db " + old.string() + " " + store.string()).exit_code, 0);
+    EXPECT_EQ(rows_text(old, by_location), migrated);
 }
 
 }  // namespace

@@ -1,7 +1,5 @@
 #include "catalog/model_writer.hpp"
 
-#include <SQLiteCpp/Transaction.h>
-
 #include <algorithm>
 #include <stdexcept>
 
@@ -51,11 +49,8 @@ const char* const kMetadataHead =
 const char* const kMetadataRow =
     "(:model_id, :file_id, :key, :value_type, :value, :array_type, :array_length, :array_bytes, :array_hash, :offset)";
 const char* const kTensorHead =
-    "INSERT INTO tensors (model_id, file_id, name, layer, kind, n_dims, dims, n_elements, type_id,"
-    " type_name, offset, bytes, expected_bytes, bits_per_weight, info_offset) VALUES ";
-const char* const kTensorRow =
-    "(:model_id, :file_id, :name, :layer, :kind, :n_dims, :dims, :n_elements, :type_id, :type_name, :offset, :bytes,"
-    " :expected_bytes, :bits_per_weight, :info_offset)";
+    "INSERT INTO tensor_rows (file_id, name_id, layout_id, offset32, info_to_data) VALUES ";
+const char* const kTensorRow = "(:file_id, :name_id, :layout_id, :offset32, :info_to_data)";
 const char* const kWarningSql =
     "INSERT INTO warnings (crawl_id, model_id, location, offset, message)"
     " VALUES (:crawl_id, :model_id, :location, :offset, :message)";
@@ -64,8 +59,8 @@ const char* const kRefusalSql =
 const char* const kCensusHead =
     "INSERT INTO census (model_id, type_id, type_name, tensors, params, bytes, bits_per_weight) VALUES ";
 const char* const kCensusRow = "(:model_id, :type_id, :type_name, :tensors, :params, :bytes, :bits_per_weight)";
-const char* const kPolicyHead = "INSERT INTO policy_layers (model_id, tensor_kind, type_id, type_name, tensors, layers) VALUES ";
-const char* const kPolicyRow = "(:model_id, :tensor_kind, :type_id, :type_name, :tensors, :layers)";
+const char* const kPolicyHead = "INSERT INTO policy_rows (model_id, tensor_kind, type_id, type_name, tensors, layers_id) VALUES ";
+const char* const kPolicyRow = "(:model_id, :tensor_kind, :type_id, :type_name, :tensors, :layers_id)";
 const char* const kRecipeSql =
     "INSERT INTO recipes (model_id, recipe, quantized_as, overrides, matching, tensors, revision, imatrix, differences, why, note)"
     " VALUES (:model_id, :recipe, :quantized_as, :overrides, :matching, :tensors, :revision, :imatrix, :differences, :why, :note)";
@@ -92,15 +87,33 @@ ModelWriter::ModelWriter(SQLite::Database& db)
     : previous_(db, kPreviousSql), evict_(db, kEvictSql), upsert_(db, kUpsertSql), file_(db, kFileSql),
       warning_(db, kWarningSql), refusal_(db, kRefusalSql), recipe_(db, kRecipeSql), event_(db, kEventSql),
       memory_(db, kMemorySql), memory_cache_(db, kMemoryCacheSql), metadata_(db, kMetadataHead, kMetadataRow),
-      tensors_(db, kTensorHead, kTensorRow), census_(db, kCensusHead, kCensusRow), policy_(db, kPolicyHead, kPolicyRow),
+      tensors_(db, kTensorHead, kTensorRow), parts_(db), census_(db, kCensusHead, kCensusRow), policy_(db, kPolicyHead, kPolicyRow),
       db_(db) {
     for (const char* table : kChildTables)
         clear_.emplace_back(db, "DELETE FROM " + std::string(table) + " WHERE model_id = :model_id");
 }
 
+// Inside the caller's transaction (Writer's batch), the model's own savepoint: all its rows or none.
 int64_t ModelWriter::write(int64_t crawl_id, const model::ModelRows& rows) {
     if (rows.files.empty()) throw std::logic_error("a model needs at least one file");
-    SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
+    db_.exec("SAVEPOINT model");
+    try {
+        const int64_t model_id = write_rows(crawl_id, rows);
+        db_.exec("RELEASE model");
+        return model_id;
+    } catch (...) {
+        parts_.forget();  // the names and layouts it added are undone too
+        try {
+            db_.exec("ROLLBACK TO model");
+            db_.exec("RELEASE model");
+        } catch (const SQLite::Exception&) {  // an I/O error may have ended the transaction already
+        }
+        throw;
+    }
+}
+
+int64_t ModelWriter::write_rows(int64_t crawl_id, const model::ModelRows& rows) {
+    evicted_ = false;
     std::optional<Before> before = previous(rows.model.location);
     evict_moved_files(rows);
     const int64_t model_id = upsert_model(crawl_id, rows.model);
@@ -108,10 +121,7 @@ int64_t ModelWriter::write(int64_t crawl_id, const model::ModelRows& rows) {
     for (const model::FileRow& f : rows.files) {
         const int64_t file_id = insert_file(crawl_id, model_id, f);
         metadata_.insert(f.metadata.size(), [&](BatchInsert::Row& r, size_t i) { bind_metadata(r, model_id, file_id, f.metadata[i]); });
-        std::vector<const model::TensorRow*> by_name;  // primary-key order: half the B-tree work of file order
-        for (const auto& t : f.tensors) by_name.push_back(&t);
-        std::sort(by_name.begin(), by_name.end(), [](auto* a, auto* b) { return a->name < b->name; });
-        tensors_.insert(by_name.size(), [&](BatchInsert::Row& r, size_t i) { bind_tensor(r, model_id, file_id, *by_name[i]); });
+        insert_tensors(file_id, f.data_start, f.tensors);
         for (const auto& w : f.warnings) insert_warning(crawl_id, model_id, f.location, w);
         if (f.ggml_refusals)
             for (size_t i = 0; i < f.ggml_refusals->size(); ++i) insert_refusal(model_id, file_id, i, (*f.ggml_refusals)[i]);
@@ -121,7 +131,6 @@ int64_t ModelWriter::write(int64_t crawl_id, const model::ModelRows& rows) {
     if (rows.recipe) insert_recipe(model_id, *rows.recipe);
     insert_memory(model_id, rows.memory);
     record_event(crawl_id, model_id, before);
-    tx.commit();
     return model_id;
 }
 
@@ -144,6 +153,7 @@ void ModelWriter::evict_moved_files(const model::ModelRows& rows) {
         evict_.bind(":model", rows.model.location);
         evict_.bind(":file", f.location);
         evict_.exec();
+        if (db_.getChanges() > 0) evicted_ = true;
     }
 }
 
@@ -236,22 +246,25 @@ void ModelWriter::bind_metadata(BatchInsert::Row& st, int64_t model_id, int64_t 
     st.bind(":offset", static_cast<int64_t>(e.offset));
 }
 
-void ModelWriter::bind_tensor(BatchInsert::Row& st, int64_t model_id, int64_t file_id, const model::TensorRow& t) {
-    st.bind(":model_id", model_id);
-    st.bind(":file_id", file_id);
-    st.bind(":name", t.name);
-    st.bind(":layer", t.layer);
-    st.bind(":kind", t.kind);
-    st.bind(":n_dims", t.n_dims);
-    st.bind(":dims", t.dims);
-    st.bind(":n_elements", t.n_elements);
-    st.bind(":type_id", t.type_id);
-    st.bind(":type_name", t.type_name);
-    st.bind(":offset", t.offset);
-    st.bind(":bytes", t.bytes);
-    st.bind(":expected_bytes", t.expected_bytes);
-    st.bind(":bits_per_weight", t.bits_per_weight);
-    st.bind(":info_offset", t.info_offset);
+// A file's tensors as rows of their names' and layouts' ids, in primary-key order (file_id, name_id):
+// appended at the B-tree's end.
+void ModelWriter::insert_tensors(int64_t file_id, int64_t data_start, const std::vector<model::TensorRow>& tensors) {
+    struct Ref {
+        int64_t name_id, layout_id;
+        const model::TensorRow* t;
+    };
+    std::vector<Ref> refs;
+    refs.reserve(tensors.size());
+    for (const auto& t : tensors) refs.push_back({parts_.name_id(t), parts_.layout_id(t), &t});
+    std::sort(refs.begin(), refs.end(), [](const Ref& a, const Ref& b) { return a.name_id < b.name_id; });
+    tensors_.insert(refs.size(), [&](BatchInsert::Row& r, size_t i) {
+        const model::TensorRow& t = *refs[i].t;
+        r.bind(":file_id", file_id);
+        r.bind(":name_id", refs[i].name_id);
+        r.bind(":layout_id", refs[i].layout_id);
+        r.bind(":offset32", t.offset % 32 == 0 ? t.offset / 32 : -1 - t.offset);  // schema/current.sql, tensor_rows
+        r.bind(":info_to_data", data_start - t.info_offset);
+    });
 }
 
 void ModelWriter::insert_warning(int64_t crawl_id, int64_t model_id, const std::string& location, const model::Warning& w) {
@@ -285,13 +298,13 @@ void ModelWriter::bind_census(BatchInsert::Row& st, int64_t model_id, const mode
     st.bind(":bits_per_weight", c.bits_per_weight);
 }
 
-void ModelWriter::bind_policy(BatchInsert::Row& st, int64_t model_id, const model::PolicyRow& p) {
+void ModelWriter::bind_policy(BatchInsert::Row& st, int64_t model_id, const model::PolicyRow& p) {  // the list interned
     st.bind(":model_id", model_id);
     st.bind(":tensor_kind", p.tensor_kind);
     st.bind(":type_id", p.type_id);
     st.bind(":type_name", p.type_name);
     st.bind(":tensors", p.tensors);
-    st.bind(":layers", p.layers);
+    st.bind(":layers_id", parts_.layers_id(p.layers));
 }
 
 void ModelWriter::insert_recipe(int64_t model_id, const model::RecipeRow& r) {

@@ -22,8 +22,10 @@ struct View {
     std::string name, sql;
 };
 
-std::vector<View> views_of(SQLite::Database& db) {
-    SQLite::Statement st(db, "SELECT name, sql FROM sqlite_master WHERE type = 'view' ORDER BY rowid");
+// The views (or the triggers, which go with the views they write through) of a catalogue.
+std::vector<View> views_of(SQLite::Database& db, const char* type = "view") {
+    SQLite::Statement st(db, "SELECT name, sql FROM sqlite_master WHERE type = ? ORDER BY rowid");
+    st.bind(1, type);
     std::vector<View> out;
     while (st.executeStep()) out.push_back({st.getColumn(0).getString(), st.getColumn(1).getString()});
     return out;
@@ -37,7 +39,8 @@ std::string quoted(const std::string& name) {
 
 // The views stand aside while the tables change (renaming a column checks every view, and a view
 // on one of ours would name a dropped one): all are dropped, then ours are created from
-// current.sql and a user's own again from their stored text (one named like ours gives way to it).
+// current.sql and a user's own again from their stored text (one named like ours gives way to it);
+// our triggers on our views (writing `tensors`) follow them.
 void migrate(SQLite::Database& db, int from) {
     SQLite::Database fresh(":memory:", SQLite::OPEN_READWRITE);
     fresh.exec(std::string(current_schema_sql()));
@@ -46,6 +49,7 @@ void migrate(SQLite::Database& db, int from) {
     for (const auto& m : schema_migrations())
         if (version_of(m) > from) db.exec(std::string(m.sql));
     for (const auto& v : ours) db.exec(v.sql);
+    for (const auto& t : views_of(fresh, "trigger")) db.exec(t.sql);
     for (const auto& v : present)
         if (std::none_of(ours.begin(), ours.end(), [&](const View& o) { return o.name == v.name; })) db.exec(v.sql);
     db.exec("PRAGMA user_version = " + std::to_string(schema_version()));

@@ -1,15 +1,22 @@
 #pragma once
 // The catalogue's writing door: the only way anything writes the database
 // (crawl bookkeeping, models, errors, gone files, store names, rate budgets,
-// audits). Each model is written in one transaction, so a file is catalogued
-// whole or not at all. Reading goes through catalog::Reader (catalog/reader.hpp).
+// audits). Each model is written in its own savepoint, so a file is catalogued
+// whole or not at all; the models of about kBatchTime share one transaction
+// (committing once per model made every commit rewrite the same B-tree pages into
+// the WAL), so a killed crawl loses at most that long's models, which the next
+// crawl reads again. Reading goes through catalog::Reader (catalog/reader.hpp).
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
+#include <SQLiteCpp/Transaction.h>
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "catalog/database.hpp"
@@ -61,14 +68,21 @@ public:
     void finish_crawl(int64_t crawl_id, const CrawlTotals& totals);
 
     // Replaces whatever was catalogued at the model's location, recording a
-    // 'new' or 'changed' event; returns model_id.
+    // 'new' or 'changed' event; returns model_id. Committed with the batch: by the
+    // first model written kBatchTime after the batch began, or by any other write.
     int64_t write_model(int64_t crawl_id, const model::ModelRows& rows);
+    static constexpr std::chrono::milliseconds kBatchTime{200};
+    // Commits the models written so far (every other writing method does it first).
+    void commit_models();
 
     // Records a failed input; a file catalogued before is kept and marked stale.
     void record_error(int64_t crawl_id, const std::string& location, std::optional<uint64_t> offset,
                       const std::string& message);
 
+    // A nightly re-crawl asks this for every file: after kLookupsBeforeLoading lookups, every stored
+    // identity is read in one SELECT and answered from memory, save the files this Writer wrote since.
     std::optional<StoredIdentity> stored_file(const std::string& location);
+    static constexpr size_t kLookupsBeforeLoading = 256;
     // Locations of a model's files, data files first.
     std::vector<std::string> model_files(int64_t model_id);
     // Notes that these files were seen unchanged by the crawl.
@@ -111,11 +125,21 @@ private:
     struct AsIs {};
     Writer(AsIs, SQLite::Database db);  // the connection as it is: no migration, no pragma
     void migrate();
+    void reclaim_free_pages();
     SQLite::Database db_;
     SQLite::Statement& prepared(std::unique_ptr<SQLite::Statement>& st, const char* sql);
     void load_seen(const std::vector<std::string>& seen);  // into the temporary table crawl_seen
     std::unique_ptr<ModelWriter> writer_;  // prepared once, on the first model
+    std::unique_ptr<SQLite::Transaction> batch_;  // the open batch of models, if any
+    std::chrono::steady_clock::time_point batch_began_;
     std::unique_ptr<SQLite::Statement> stored_file_, model_files_;
+    std::optional<StoredIdentity> read_identity(SQLite::Statement& st, int first_column);
+    void load_identities();
+    void forget_identity(const std::string& location);  // written: ask the catalogue again
+    size_t lookups_ = 0;
+    bool identities_loaded_ = false, identities_usable_ = true;
+    std::unordered_map<std::string, StoredIdentity> identities_;
+    std::unordered_set<std::string> written_;
 };
 
 }  // namespace modelcat::catalog

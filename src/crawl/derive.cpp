@@ -18,6 +18,7 @@
 #include "model/policy.hpp"
 #include "model/recipe.hpp"
 #include "model/tensor_names.hpp"
+#include "crawl/recipe_memo.hpp"
 
 namespace modelcat::crawl {
 
@@ -252,12 +253,19 @@ model::MemoryRow memory_row(const std::vector<const model::FileHeader*>& data) {
     return {format::memory_terms(std::get<format::MemoryModel>(read)), ""};
 }
 
-// The recipe of a GGUF model, its split shards read as the one file they were quantized as.
+model::RecipeRow inferred_recipe_row(const model::FileHeader& whole);
+
+// The recipe of a GGUF model, its split shards read as the one file they were quantized as (remembered
+// by its inputs: crawl/recipe_memo.hpp).
 std::optional<model::RecipeRow> recipe_row(const std::vector<const model::FileHeader*>& data) {
     if (data.empty() || data.front()->format != model::Format::gguf) return std::nullopt;
     std::optional<model::FileHeader> joined;
     if (data.size() > 1) joined = model::joined_shards(data);
     const model::FileHeader& whole = joined ? *joined : *data.front();
+    return remembered_recipe(whole, [&] { return inferred_recipe_row(whole); });
+}
+
+model::RecipeRow inferred_recipe_row(const model::FileHeader& whole) {
     const model::Recipe r = model::infer_recipe(whole);
     model::RecipeRow row;
     row.recipe = model::recipe_word(r.kind);

@@ -323,16 +323,17 @@ T fallback(T t, const TensorDesc& d) {
 }
 
 // llama_tensor_get_type: the user's overrides, then the standard logic, then the fallback.
-std::optional<T> tensor_type(State& s, const std::vector<std::regex>& patterns, T default_type, const TensorDesc& d,
-                             Category c) {
-    if (!allows_quantization(d, s.o)) return std::nullopt;
+// `quantizable`: tensor_allows_quantization; `matches[i]`: whether --tensor-type i matches it.
+std::optional<T> tensor_type(State& s, const std::vector<const std::vector<char>*>& matches, T default_type,
+                             const TensorDesc& d, size_t index, bool quantizable, Category c) {
+    if (!quantizable) return std::nullopt;
     if (s.o.token_embedding_type && c == Category::token_embd) return s.o.token_embedding_type;
     if (s.o.output_tensor_type && c == Category::output) return s.o.output_tensor_type;
     T t = default_type;
     if (!is_quantized(default_type)) return t;
     bool manual = false;
-    for (size_t i = 0; i < patterns.size() && !manual; ++i) {
-        if (std::regex_search(d.name, patterns[i])) {
+    for (size_t i = 0; i < matches.size() && !manual; ++i) {
+        if ((*matches[i])[index]) {
             t = s.o.tensor_types[i].type;
             manual = true;
         }
@@ -444,28 +445,54 @@ bool in_by_layer_order(const ModelDesc& model) {
     return std::is_sorted(order.begin(), order.end());
 }
 
+ReplayModel::ReplayModel(ModelDesc model) : model_(std::move(model)) {
+    QuantizeOptions plain;
+    for (const TensorDesc& t : model_.tensors) {
+        categories_.push_back(static_cast<uint8_t>(category(t.name)));
+        quantizable_.push_back(allows_quantization(t, plain));
+    }
+    by_layer_ = visit_order(model_, TensorOrder::by_layer);
+}
+
+const std::vector<char>& ReplayModel::matches(const std::string& pattern) const {
+    auto it = matches_.find(pattern);
+    if (it != matches_.end()) return it->second;
+    const std::regex re(pattern);
+    std::vector<char> m;
+    for (const TensorDesc& t : model_.tensors) m.push_back(std::regex_search(t.name, re));
+    return matches_.emplace(pattern, std::move(m)).first->second;
+}
+
 Replay replay(const ModelDesc& model, FileType file_type, const QuantizeOptions& options, TensorOrder order) {
+    return replay(ReplayModel(model), file_type, options, order);
+}
+
+Replay replay(const ReplayModel& prepared, FileType file_type, const QuantizeOptions& options, TensorOrder order) {
+    const ModelDesc& model = prepared.model_;
     const Facts f = facts(model);
     State s{f, options, file_type};
-    std::vector<Category> categories;
-    for (const TensorDesc& t : model.tensors) {
-        categories.push_back(category(t.name));
-        if (is_attn_v(categories.back())) ++s.n_attention_wv;
-        if (categories.back() == Category::output) s.tied = false;
+    for (uint8_t c : prepared.categories_) {
+        if (is_attn_v(static_cast<Category>(c))) ++s.n_attention_wv;
+        if (static_cast<Category>(c) == Category::output) s.tied = false;
     }
-    std::vector<std::regex> patterns;
+    std::vector<const std::vector<char>*> matches;
     Replay r;
     try {
-        for (const TensorTypeOption& t : options.tensor_types) patterns.emplace_back(t.pattern);
+        for (const TensorTypeOption& t : options.tensor_types) matches.push_back(&prepared.matches(t.pattern));
         const T default_type = file_type_info(file_type).default_type;
         r.types.resize(model.tensors.size());
-        for (size_t i : visit_order(model, order)) {
+        auto visit = [&](size_t i) {
             const TensorDesc& d = model.tensors[i];
-            r.types[i] = tensor_type(s, patterns, default_type, d, categories[i]);
+            const bool quantizable = prepared.quantizable_[i] && !(options.leave_output_tensor && d.name == "output.weight");
+            r.types[i] = tensor_type(s, matches, default_type, d, i, quantizable, static_cast<Category>(prepared.categories_[i]));
             if (r.types[i] && !options.imatrix && requires_imatrix(d.name, *r.types[i], file_type))
                 throw Refusal{"this quantization requires an importance matrix (" + d.name + ": " +
                               std::string(type_name(*r.types[i])) + ")"};
-        }
+        };
+        if (order == TensorOrder::file)
+            for (size_t i = 0; i < model.tensors.size(); ++i) visit(i);
+        else
+            for (size_t i : prepared.by_layer_) visit(i);
     } catch (const Refusal& e) {
         return {{}, e.message};
     } catch (const std::regex_error& e) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <unordered_map>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -76,6 +77,26 @@ struct Replay {
     std::string refusal;  // non-empty: llama-quantize stops with this error, `types` is empty
 };
 Replay replay(const ModelDesc& model, FileType file_type, const QuantizeOptions& options,
+              TensorOrder order = TensorOrder::by_layer);
+
+// A model prepared for many replays (a recipe tries hundreds of option sets on one file): what
+// depends on its tensors alone (roles, whether each may be quantized, the visit order, each
+// --tensor-type pattern's matches) is worked out once. Used by one thread at a time.
+class ReplayModel {
+public:
+    explicit ReplayModel(ModelDesc model);
+    const ModelDesc& model() const { return model_; }
+
+private:
+    friend Replay replay(const ReplayModel& model, FileType file_type, const QuantizeOptions& options, TensorOrder order);
+    const std::vector<char>& matches(const std::string& pattern) const;  // per tensor; throws std::regex_error
+    ModelDesc model_;
+    std::vector<uint8_t> categories_;  // tensor_category per tensor
+    std::vector<char> quantizable_;    // tensor_allows_quantization without --leave-output-tensor
+    std::vector<size_t> by_layer_;     // visit order since ab3d71f
+    mutable std::unordered_map<std::string, std::vector<char>> matches_;
+};
+Replay replay(const ReplayModel& model, FileType file_type, const QuantizeOptions& options,
               TensorOrder order = TensorOrder::by_layer);
 
 }  // namespace modelcat::model

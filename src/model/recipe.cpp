@@ -34,15 +34,16 @@ std::string file_type_text(FileType f) { return std::string(file_type_info(f).to
 
 // One file's tensors as the replay sees them and as the file stores them.
 struct Subject {
-    ModelDesc model;
+    ReplayModel prepared;          // replayed hundreds of times: prepared once
     std::vector<uint32_t> actual;  // ggml type id per tensor
     TensorOrder order;
     std::vector<std::string> kinds;  // kind_of() per tensor
+    const ModelDesc& model() const { return prepared.model(); }
 };
 
 // Indices of the tensors the replay gets wrong; every tensor when llama-quantize would refuse.
 std::vector<size_t> disagreements(const Subject& s, FileType ft, const QuantizeOptions& o) {
-    const Replay r = replay(s.model, ft, o, s.order);
+    const Replay r = replay(s.prepared, ft, o, s.order);
     std::vector<size_t> out;
     for (size_t i = 0; i < s.actual.size(); ++i)
         if (!r.refusal.empty() || !agrees(r.types[i], s.actual[i])) out.push_back(i);
@@ -50,8 +51,8 @@ std::vector<size_t> disagreements(const Subject& s, FileType ft, const QuantizeO
 }
 
 std::optional<size_t> find_tensor(const Subject& s, std::string_view name) {
-    for (size_t i = 0; i < s.model.tensors.size(); ++i)
-        if (s.model.tensors[i].name == name) return i;
+    for (size_t i = 0; i < s.model().tensors.size(); ++i)
+        if (s.model().tensors[i].name == name) return i;
     return std::nullopt;
 }
 
@@ -85,8 +86,8 @@ std::vector<QuantizeOptions> option_sets(const Subject& s, bool imatrix) {
 // A kind as a --tensor-type regex: its name, ended by "\\." where the name alone would also
 // match another kind's matrices ("ffn_down" in "ffn_down_exps"; attn_q_norm is 1-D, unquantized).
 std::string kind_pattern(const Subject& s, const std::string& kind) {
-    for (size_t i = 0; i < s.model.tensors.size(); ++i) {
-        const TensorDesc& t = s.model.tensors[i];
+    for (size_t i = 0; i < s.model().tensors.size(); ++i) {
+        const TensorDesc& t = s.model().tensors[i];
         const bool matrix = std::count_if(t.ne.begin(), t.ne.end(), [](uint64_t d) { return d > 1; }) >= 2;
         if (matrix && s.kinds[i] != kind && t.name.find(kind) != std::string::npos) return kind + "\\.";
     }
@@ -114,7 +115,7 @@ std::vector<std::vector<TensorTypeOption>> kind_candidates(const Subject& s, con
         std::vector<uint32_t> layers;
         for (size_t i : among)
             if (s.actual[i] == t)
-                if (auto l = split_tensor_name(s.model.tensors[i].name).layer) layers.push_back(*l);
+                if (auto l = split_tensor_name(s.model().tensors[i].name).layer) layers.push_back(*l);
         return layers;
     };
     std::vector<std::vector<TensorTypeOption>> out;
@@ -151,7 +152,7 @@ std::vector<std::vector<TensorTypeOption>> kind_candidates(const Subject& s, con
 // any other tensor; `wrong` becomes what still disagrees.
 bool fix_kind(const Subject& s, FileType ft, const std::string& kind, QuantizeOptions& o, std::vector<size_t>& wrong) {
     std::vector<size_t> members, wrong_here, wrong_elsewhere;
-    for (size_t i = 0; i < s.model.tensors.size(); ++i)
+    for (size_t i = 0; i < s.model().tensors.size(); ++i)
         if (s.kinds[i] == kind) members.push_back(i);
     for (size_t i : wrong) (s.kinds[i] == kind ? wrong_here : wrong_elsewhere).push_back(i);
     for (const auto& c : kind_candidates(s, kind, members, wrong_here)) {
@@ -212,9 +213,9 @@ struct StockAgreement {
 };
 
 StockAgreement stock_agreement(const Subject& s, FileType ft, bool evidence) {
-    Replay r = replay(s.model, ft, stock_options(evidence), s.order);
+    Replay r = replay(s.prepared, ft, stock_options(evidence), s.order);
     const bool assumed = !evidence && r.refusal.find("importance matrix") != std::string::npos;
-    if (assumed) r = replay(s.model, ft, stock_options(true), s.order);
+    if (assumed) r = replay(s.prepared, ft, stock_options(true), s.order);
     size_t n = 0;
     for (size_t i = 0; r.refusal.empty() && i < s.actual.size(); ++i) n += agrees(r.types[i], s.actual[i]);
     return {n, evidence || assumed};
@@ -222,7 +223,7 @@ StockAgreement stock_agreement(const Subject& s, FileType ft, bool evidence) {
 
 // "ffn_down: Q3_K on 32 of 32 layers (stock Q2_K: 0)", "output: Q8_0 (stock Q4_K_M: Q6_K)".
 std::vector<std::string> differences(const Subject& s, FileType ft, bool imatrix) {
-    const Replay r = replay(s.model, ft, stock_options(imatrix), s.order);
+    const Replay r = replay(s.prepared, ft, stock_options(imatrix), s.order);
     if (!r.refusal.empty()) return {"stock " + file_type_text(ft) + " refuses this model: " + r.refusal};
     std::vector<std::string> out;
     const std::vector<size_t> wrong = disagreements(s, ft, stock_options(imatrix));
@@ -235,7 +236,7 @@ std::vector<std::string> differences(const Subject& s, FileType ft, bool imatrix
             if (s.kinds[i] != kind || std::count(shown.begin(), shown.end(), s.actual[i])) continue;
             const uint32_t t = s.actual[i];
             shown.push_back(t);
-            const bool layered = split_tensor_name(s.model.tensors[i].name).layer.has_value();
+            const bool layered = split_tensor_name(s.model().tensors[i].name).layer.has_value();
             const auto stock_text = [&](size_t j) { return r.types[j] ? std::string(type_name(*r.types[j])) : "kept"; };
             if (!layered) {
                 out.push_back(kind + ": " + type_text(t) + " (stock " + file_type_text(ft) + ": " + stock_text(i) + ")");
@@ -390,10 +391,10 @@ Recipe infer_recipe(const FileHeader& h) {
         r.declared_type = static_cast<uint32_t>(*t);
     auto desc = model_desc(h);
     if (auto* why = std::get_if<std::string>(&desc)) return unknown(r, *why);
-    Subject s{std::move(std::get<ModelDesc>(desc)), {}, TensorOrder::by_layer, {}};
-    for (const TensorDesc& t : s.model.tensors) s.kinds.push_back(kind_of(t.name));
-    if (!known_architecture(s.model.architecture))
-        return unknown(r, "architecture " + s.model.architecture + " is not one llama.cpp " + r.revision() + " loads");
+    Subject s{ReplayModel(std::move(std::get<ModelDesc>(desc))), {}, TensorOrder::by_layer, {}};
+    for (const TensorDesc& t : s.model().tensors) s.kinds.push_back(kind_of(t.name));
+    if (!known_architecture(s.model().architecture))
+        return unknown(r, "architecture " + s.model().architecture + " is not one llama.cpp " + r.revision() + " loads");
     if (!r.declared_type) return unknown(r, "no general.file_type");
     const FileTypeInfo* declared = find_file_type(*r.declared_type);
     if (!declared) return unknown(r, "general.file_type " + std::to_string(*r.declared_type) +
@@ -404,7 +405,7 @@ Recipe infer_recipe(const FileHeader& h) {
         s.actual.push_back(*t.type_id);
     }
     Recipe by_layer = explain_file(r, s, declared->id);
-    if (in_by_layer_order(s.model)) return by_layer;
+    if (in_by_layer_order(s.model())) return by_layer;
     // Not written by llama-quantize since ab3d71f: an older one visited the tensors in file order.
     s.order = r.order = TensorOrder::file;
     Recipe by_file = explain_file(r, s, declared->id);
