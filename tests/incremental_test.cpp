@@ -184,8 +184,11 @@ void wait_for_models(const fs::path& db, int n, pid_t crawler) {
 
 TEST(CrashSafety, KillNineAtSeveralPointsThenResume) {
     test::TempDir tmp;
+    // Eight copies of the lineup, 64 models: a crawl of them outlasts several of the writer's 0.2 s
+    // batches (catalog/writer.hpp), so committed models show while it runs.
+    constexpr int kModels = 64;
     std::vector<fs::path> dirs;
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < kModels / 8; ++i) {
         dirs.push_back(tmp / ("store" + std::to_string(i)));
         test::copy_llama31_lineup(dirs.back());
     }
@@ -209,15 +212,16 @@ TEST(CrashSafety, KillNineAtSeveralPointsThenResume) {
         EXPECT_EQ(d.execAndGet("SELECT count(*) FROM tensors").getInt(), models * 292);
         EXPECT_EQ(d.execAndGet("SELECT count(*) FROM census").getInt(),
                   d.execAndGet("SELECT sum(length(census) - length(replace(census, ':', ''))) FROM quant_summary").getInt());
-        if (models > 0 && models < 24) ++killed_mid_crawl;
+        if (models > 0 && models < kModels) ++killed_mid_crawl;
     }
     EXPECT_GE(killed_mid_crawl, 1) << "no kill landed in the middle of the crawl";
     EXPECT_EQ(wait_exit(spawn_crawl(db, dirs)), 0);
     SQLite::Database d(db.string());
     EXPECT_EQ(d.execAndGet("PRAGMA integrity_check").getString(), "ok");
-    EXPECT_EQ(d.execAndGet("SELECT count(*) FROM models").getInt(), 24);
-    EXPECT_EQ(d.execAndGet("SELECT count(*) || ' ' || count(DISTINCT location) FROM files").getString(), "24 24");
-    EXPECT_EQ(d.execAndGet("SELECT count(*) FROM tensors").getInt(), 24 * 292);
+    EXPECT_EQ(d.execAndGet("SELECT count(*) FROM models").getInt(), kModels);
+    EXPECT_EQ(d.execAndGet("SELECT count(*) || ' ' || count(DISTINCT location) FROM files").getString(),
+              std::to_string(kModels) + " " + std::to_string(kModels));
+    EXPECT_EQ(d.execAndGet("SELECT count(*) FROM tensors").getInt(), kModels * 292);
     EXPECT_EQ(d.execAndGet("SELECT count(*) FROM files WHERE status <> 'ok'").getInt(), 0);
 }
 
