@@ -50,7 +50,7 @@ for i in $(seq "$RUNS"); do
 done
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 rm -f "$work/c.db"*
-build-rel/modelcat crawl --quiet --db "$work/c.db" "$work/lineup" samples/real 2>"$work/summary"
+build-rel/modelcat crawl --db "$work/c.db" "$work/lineup" samples/real 2>"$work/summary" >/dev/null  # not --quiet: its summary line
 summary=$(tail -n1 "$work/summary")
 read -r headers bytes reads < <(sqlite3 -separator ' ' "$work/c.db" "SELECT sum(header_bytes), sum(bytes_read), sum(requests) FROM files")
 q4=$(sqlite3 -separator ' ' "$work/c.db" "SELECT header_bytes, bytes_read, requests FROM files WHERE location LIKE '%-Q4_K_M.gguf'")
