@@ -6,6 +6,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <sstream>
 
@@ -31,7 +32,11 @@ protected:
     static void SetUpTestSuite() {
         dir_ = new test::TempDir;
         fs::create_directories(store());
-        for (const kit::ArchFile& f : kit::arch_files(kit::ArchScale::small)) f.gguf.write(store() / (f.name + ".gguf"));
+        terms_ = new std::map<std::string, format::MemoryTerms>;
+        for (const kit::ArchFile& f : kit::arch_files(kit::ArchScale::small)) {
+            f.gguf.write(store() / (f.name + ".gguf"));
+            (*terms_)[f.name] = format::memory_terms(std::get<format::MemoryModel>(format::read_memory_model(kit::parse_header(f.gguf))));
+        }
         kit::GgufWriter bert;  // an architecture the engine does not model
         bert.add_kv("general.architecture", kit::GgufValue::str("bert"));
         bert.add_kv("bert.block_count", kit::GgufValue::u32(2));
@@ -40,7 +45,10 @@ protected:
         const test::CommandResult r = test::run_modelcat("crawl -q --db " + db().string() + " " + store().string());
         ASSERT_EQ(r.exit_code, 0) << r.err;
     }
-    static void TearDownTestSuite() { delete dir_; }
+    static void TearDownTestSuite() {
+        delete dir_;
+        delete terms_;
+    }
     static fs::path store() { return dir_->path() / "store"; }
     static fs::path db() { return dir_->path() / "catalog.db"; }
 
@@ -66,17 +74,12 @@ protected:
         return out;
     }
 
-    static format::MemoryTerms terms_of(const std::string& name) {
-        for (const kit::ArchFile& f : kit::arch_files(kit::ArchScale::small))
-            if (f.name == name) return format::memory_terms(std::get<format::MemoryModel>(format::read_memory_model(kit::parse_header(f.gguf))));
-        ADD_FAILURE() << "no kit file " << name;
-        return {};
-    }
-
     static test::TempDir* dir_;
+    static std::map<std::string, format::MemoryTerms>* terms_;  // each kit file's, as the engine reads it
 };
 
 test::TempDir* MemoryReport::dir_ = nullptr;
+std::map<std::string, format::MemoryTerms>* MemoryReport::terms_ = nullptr;
 
 struct Setting {
     format::MemorySettings engine;
@@ -106,12 +109,12 @@ TEST_F(MemoryReport, EveryFigureEqualsTheEnginesAtEverySetting) {
     for (const Setting& s : settings()) {
         SCOPED_TRACE(s.params);
         const auto rows = report("memory", s.params);
-        for (const kit::ArchFile& f : kit::arch_files(kit::ArchScale::small)) {
-            SCOPED_TRACE(f.name);
-            ASSERT_TRUE(rows.count(f.name));
-            const Row& row = rows.at(f.name);
+        for (const auto& [name, terms] : *terms_) {
+            SCOPED_TRACE(name);
+            ASSERT_TRUE(rows.count(name));
+            const Row& row = rows.at(name);
             EXPECT_EQ(row.texts.at("basis"), "modelled");
-            const auto fig = format::memory_figures(terms_of(f.name), s.engine);
+            const auto fig = format::memory_figures(terms, s.engine);
             if (auto* e = std::get_if<format::SettingError>(&fig)) {
                 EXPECT_EQ(row.texts.at("note"), e->message);
                 EXPECT_FALSE(row.ints.count("total_bytes"));

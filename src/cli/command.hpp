@@ -31,8 +31,6 @@ Command changes_command(CLI::App& app, std::string& db);
 Command schema_command(CLI::App& app);
 Command migrate_command(CLI::App& app, std::string& db);
 
-// What `modelcat --version` prints (cli/version.cpp).
-std::string version_text();
 // `modelcat crwal`: exit 2, suggesting the nearest command; nullopt when argv[1] is a command or an option.
 std::optional<int> refuse_unknown_command(const CLI::App& app, int argc, char** argv);
 

@@ -11,6 +11,7 @@
 #include "cli/command.hpp"
 #include "cli/settings.hpp"
 #include "cli/terminal.hpp"
+#include "cli/version.hpp"
 
 using namespace modelcat;
 

@@ -1,9 +1,10 @@
 // `modelcat --version`: what a bug report needs: the version, the commit built,
 // the SQLite and libcurl linked in and the schema this build writes.
+#include "cli/version.hpp"
+
 #include <string>
 
 #include "catalog/schema.hpp"
-#include "cli/command.hpp"
 #include "io/http_fetcher.hpp"
 
 #ifndef MODELCAT_VERSION

@@ -28,7 +28,7 @@ RangeReply SyncFile::fetch(uint64_t offset, uint64_t n, format::ByteBuffer& out)
         if (!reply.appended) {
             // a remote file's first bytes are kept: the header read fetched them, tensor reads need not
             if (keep_first_) first_bytes_.assign(reply.body.begin(), reply.body.end());
-            out.insert(out.end(), reply.body.begin(), reply.body.end());
+            out.append(reply.body.data(), reply.body.size());
         }
         keep_first_ = false;
         return reply;
@@ -42,7 +42,7 @@ void SyncFile::read(uint64_t offset, uint64_t n, format::ByteBuffer& out) {
     }
     if (offset < first_bytes_.size()) {  // the part already here costs no request
         uint64_t have = std::min<uint64_t>(n, first_bytes_.size() - offset);
-        out.insert(out.end(), first_bytes_.begin() + offset, first_bytes_.begin() + offset + have);
+        out.append(first_bytes_.data() + offset, have);
         offset += have, n -= have;
     }
     if (n == 0) return;
