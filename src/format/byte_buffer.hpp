@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <utility>
 
 namespace modelcat::format {
@@ -29,6 +30,10 @@ public:
         std::swap(capacity_, other.capacity_);
     }
     friend void swap(ByteBuffer& a, ByteBuffer& b) noexcept { a.swap(b); }
+    // The same bytes (a vector or another buffer converts to the span).
+    friend bool operator==(const ByteBuffer& a, std::span<const uint8_t> b) {
+        return a.size() == b.size() && (b.empty() || std::memcmp(a.data(), b.data(), b.size()) == 0);
+    }
 
     uint8_t* data() { return data_.get(); }
     const uint8_t* data() const { return data_.get(); }

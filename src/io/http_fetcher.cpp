@@ -225,7 +225,7 @@ size_t on_body(char* data, size_t size, size_t n, void* userp) {
         return 0;  // an error page past kErrorBodyLimit is cut; its status still speaks
     }
     t.attempt_bytes += len;
-    if (t.keep_body) t.resp.body.insert(t.resp.body.end(), data, data + len);
+    if (t.keep_body) t.resp.body.append(reinterpret_cast<const uint8_t*>(data), len);
     return len;
 }
 

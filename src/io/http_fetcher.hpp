@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "format/byte_buffer.hpp"
 #include "io/rate_budget.hpp"
 
 namespace modelcat::io {
@@ -38,7 +39,7 @@ struct HttpRequest {
 struct HttpResponse {
     std::string url;            // as requested
     long status = 0;            // final status after redirects (206, 200, 304, ...); 0: no response
-    std::vector<uint8_t> body;  // 206: the range; 200: the whole (small) resource; else empty
+    format::ByteBuffer body;    // 206: the range; 200: the whole (small) resource; else empty
     std::optional<uint64_t> total_size;  // the file's size, from Content-Range (or a complete 200)
     std::string final_url;               // after redirects
     std::string etag, last_modified;     // of the final response

@@ -9,7 +9,7 @@ void HttpReader::submit(RangeRequest request, std::function<void(RangeReply)> on
         RangeReply out;
         out.location = std::move(resp.url);
         out.status = resp.status;
-        out.body.assign(resp.body.data(), resp.body.data() + resp.body.size());
+        out.body = std::move(resp.body);
         out.total_size = resp.total_size;
         out.etag = std::move(resp.etag);
         out.last_modified = std::move(resp.last_modified);

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -90,9 +91,8 @@ std::vector<std::string> split(const std::string& line, char sep) {
     }
 }
 
-}  // namespace
-
-unsigned free_port() {
+// A socket bound to a free loopback port, and that port: held open so that the next pick differs.
+int bound_socket(unsigned& port) {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
@@ -103,8 +103,16 @@ unsigned free_port() {
         close(fd);
         throw std::runtime_error("cannot bind 127.0.0.1:0");
     }
-    close(fd);
-    return ntohs(addr.sin_port);
+    port = ntohs(addr.sin_port);
+    return fd;
+}
+
+}  // namespace
+
+unsigned free_port() {
+    unsigned port = 0;
+    close(bound_socket(port));
+    return port;
 }
 
 size_t max_concurrency(const std::vector<AccessLogEntry>& entries) {
@@ -145,7 +153,10 @@ Nginx::Nginx() {
     }
     // Ports are picked free, then bound by nginx: another process may take one in between.
     for (int tries = 0; tries < 5; ++tries) {
-        for (auto& p : ports_) p = free_port();
+        // three distinct ports: the kernel may hand a port just closed out again
+        int fds[std::size(ports_)];
+        for (size_t i = 0; i < std::size(ports_); ++i) fds[i] = bound_socket(ports_[i]);
+        for (int fd : fds) close(fd);
         if (start()) return;
     }
     std::string log = error_log();
