@@ -1,5 +1,5 @@
 #pragma once
-// The buffer header bytes are read into.
+// The buffer header bytes (and HTTP bodies) are read into.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
