@@ -33,37 +33,45 @@ WITH sizes AS (SELECT 'vram' AS what, CAST(:vram AS TEXT) AS txt UNION ALL SELEC
            UNION SELECT model_id, ctx_train FROM r WHERE basis = 'modelled' AND ctx_train > 0),
      -- the figures of each (model, context) of w, as src/format/memory_figures.cpp computes them (tests hold the two equal)
      p AS (SELECT w.model_id, w.ctx, (w.ctx + 255) / 256 * 256 AS n_ctx, min(w.ctx, s.batch, s.ubatch) AS tok, s.cache, s.flash, s.swa_full,
+                  s.ctx AS asked_ctx, s.vram,
                   CASE s.cache WHEN 'f16' THEN 64 WHEN 'q8_0' THEN 34 WHEN 'q4_0' THEN 18 END AS per_32  -- bytes of 32 elements
              FROM w CROSS JOIN s),
-     -- each cache's cells: the context rounded up to 256, a sliding one the window and a micro-batch
-     cells AS (SELECT p.model_id, p.ctx, c.k_elements, iif(p.flash, c.v_elements, c.v_padded_elements) AS v_elements, p.per_32, p.tok, p.flash,
-                      iif(c.kind = 'sliding' AND NOT p.swa_full, min(p.n_ctx, (c.window + p.tok + 255) / 256 * 256), p.n_ctx) AS cells
-                 FROM p JOIN memory_caches c ON c.model_id = p.model_id),
-     caches AS (SELECT model_id, ctx, sum((k_elements * per_32 / 32 + v_elements * per_32 / 32) * cells) AS kv_bytes,
-                       sum(cells * ((tok + 63) / 64 * 64) * iif(flash, 2, 4)) AS masks,  -- GGML_KQ_MASK_PAD; f16 with flash attention
-                       iif(flash, 0, max(cells)) AS score_cells
-                  FROM cells GROUP BY model_id, ctx),
+     -- each cache's cells: the context rounded up to 256, a sliding one the window and a micro-batch (none without a cache)
+     cells AS NOT MATERIALIZED (
+         SELECT p.*, c.k_elements, iif(p.flash, c.v_elements, c.v_padded_elements) AS v_elements,
+                CASE WHEN c.model_id IS NULL THEN NULL
+                     WHEN c.kind = 'sliding' AND NOT p.swa_full THEN min(p.n_ctx, (c.window + p.tok + 255) / 256 * 256) ELSE p.n_ctx END AS cells
+           FROM p LEFT JOIN memory_caches c ON c.model_id = p.model_id),
      -- a projector beside it in its store (view model_projectors), loaded with it
      projectors AS (SELECT model_id, sum(projector_bytes) AS projector_bytes FROM model_projectors GROUP BY model_id),
-     figures AS (SELECT p.model_id, p.ctx, t.weights_bytes, t.repack_bytes, t.recurrent_bytes, t.output_bytes,
-                        coalesce(j.projector_bytes, 0) AS projector_bytes,
-                        iif(p.per_32 IS NULL OR (p.cache <> 'f16' AND (NOT p.flash OR NOT t.whole_blocks)), NULL, coalesce(k.kv_bytes, 0)) AS kv_bytes,
-                        max(t.logits_per_token * p.tok, coalesce(k.masks, 0) + max(t.scores_per_token_cell * coalesce(k.score_cells, 0) * p.tok +
-                            t.attention_per_token * p.tok, t.layer_per_token * p.tok)) AS compute_bytes
-                   FROM p JOIN memory_terms t ON t.model_id = p.model_id AND t.basis = 'modelled'
-                   LEFT JOIN caches k ON k.model_id = p.model_id AND k.ctx = p.ctx
-                   LEFT JOIN projectors j ON j.model_id = p.model_id),
-     -- on a GPU: the memory report's total without repack_bytes (the CPU backend's second copy; a GPU repacks nothing)
-     totals AS MATERIALIZED (
-         SELECT model_id, ctx, compute_bytes + output_bytes AS fixed_bytes, kv_bytes,
+     -- per (model, context): its caches summed, then the terms (on a GPU: the memory report's total without repack_bytes,
+     -- the CPU backend's second copy; a GPU repacks nothing)
+     figures AS NOT MATERIALIZED (
+         SELECT x.model_id, x.ctx, x.ctx = iif(x.asked_ctx = 0, t.ctx_train, x.asked_ctx) AS chosen, x.vram,
+                t.weights_bytes, t.recurrent_bytes, t.output_bytes, coalesce(j.projector_bytes, 0) AS projector_bytes,
+                iif(x.per_32 IS NULL OR (x.cache <> 'f16' AND (NOT x.flash OR NOT t.whole_blocks)), NULL,
+                    coalesce(sum((x.k_elements * x.per_32 / 32 + x.v_elements * x.per_32 / 32) * x.cells), 0)) AS kv_bytes,
+                max(t.logits_per_token * x.tok,
+                    coalesce(sum(x.cells * ((x.tok + 63) / 64 * 64) * iif(x.flash, 2, 4)), 0)  -- GGML_KQ_MASK_PAD; f16 with flash attention
+                    + max(t.scores_per_token_cell * coalesce(iif(x.flash, 0, max(x.cells)), 0) * x.tok + t.attention_per_token * x.tok,
+                          t.layer_per_token * x.tok)) AS compute_bytes
+           FROM cells x JOIN memory_terms t ON t.model_id = x.model_id AND t.basis = 'modelled'
+           LEFT JOIN projectors j ON j.model_id = x.model_id
+          GROUP BY x.model_id, x.ctx),
+     totals AS NOT MATERIALIZED (
+         SELECT model_id, ctx, chosen, vram, compute_bytes + output_bytes AS fixed_bytes, kv_bytes,
                 weights_bytes + kv_bytes + recurrent_bytes + output_bytes + compute_bytes + projector_bytes AS total_bytes
            FROM figures),
+     -- per model: the figures at the context asked for, and the largest context that fits wholly
+     per_model AS MATERIALIZED (
+         SELECT model_id, max(iif(total_bytes <= vram, ctx, NULL)) AS max_ctx, max(iif(chosen, total_bytes, NULL)) AS total_bytes,
+                max(iif(chosen, fixed_bytes, NULL)) AS fixed_bytes, max(iif(chosen, kv_bytes, NULL)) AS kv_bytes
+           FROM totals GROUP BY model_id),
      fit AS (SELECT r.*, t.total_bytes, t.total_bytes <= r.vram AS fits,
                     -- partial offload: the compute and output buffers, then whole layers with their share of the KV cache
                     max(0, min(r.n_layer, (r.vram - t.fixed_bytes) / (r.layer_weight_bytes_max + (t.kv_bytes + r.n_layer - 1) / r.n_layer))) AS layers_fit,
-                    (SELECT max(x.ctx) FROM totals x WHERE x.model_id = r.model_id AND x.total_bytes <= r.vram) AS max_ctx,
-                    t.fixed_bytes, t.kv_bytes
-               FROM r LEFT JOIN totals t ON t.model_id = r.model_id AND t.ctx = r.ctx)
+                    t.max_ctx, t.fixed_bytes, t.kv_bytes
+               FROM r LEFT JOIN per_model t ON t.model_id = r.model_id)
 SELECT model_id, name, file_type_name, round(bits_per_weight, 4) AS bits_per_weight, ctx, total_bytes,
        round(total_bytes / 1073741824.0, 2) AS total_gib, fits, iif(fits, n_layer, layers_fit) AS gpu_layers, n_layer,
        iif(fits, 0, total_bytes - fixed_bytes - layers_fit * (layer_weight_bytes_max + (kv_bytes + n_layer - 1) / n_layer)) AS ram_bytes,

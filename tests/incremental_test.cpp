@@ -9,6 +9,7 @@
 #include <chrono>
 #include <fstream>
 #include <thread>
+#include <vector>
 
 #include "kit/kinds.hpp"
 #include "kit/llama31.hpp"
@@ -52,6 +53,28 @@ TEST_F(Incremental, UnchangedRecrawlReadsNoHeaderBytes) {
     EXPECT_EQ(test::sql_value(db_, "SELECT files_changed FROM crawls WHERE crawl_id = 3"), "8");
     EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM models"), "8");
     EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM tensors"), std::to_string(8 * 292));
+}
+
+// More large headers than the crawl reads at once (two per core): the reads wait their turn for a
+// buffer an earlier read used, the truncated ones fail after their second or third read and hand
+// theirs on, and every file reads as it does read alone.
+TEST_F(Incremental, ManyLargeHeadersShareFewBuffers) {
+    const std::vector<uint64_t> cuts{100000, 3000000, 6000000, 7800000};
+    for (uint64_t cut : cuts) {
+        std::string head(cut, '\0');  // the file is sparse past its header: only the head is copied
+        std::ifstream(file("Q4_K_M"), std::ios::binary).read(head.data(), static_cast<std::streamsize>(cut));
+        std::ofstream(store_ / ("0-cut-" + std::to_string(cut) + ".gguf"), std::ios::binary) << head;  // read first
+    }
+    test::CommandResult r = crawl("--force --jobs 16");
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("8 files ok (0 new, 8 changed), 0 unchanged, 0 gone, 4 failed"), std::string::npos) << r.err;
+    for (uint64_t cut : cuts) EXPECT_NE(r.err.find("0-cut-" + std::to_string(cut) + ".gguf: offset"), std::string::npos) << r.err;
+    const fs::path alone = tmp_ / "alone.db";
+    test::run_modelcat("crawl --jobs 1 --db " + alone.string() + " " + store_.string());
+    const std::string hashes = "SELECT count(*) || ':' || group_concat(location || ' ' || header_hash || ' ' || header_bytes, ';') FROM "
+                               "(SELECT * FROM files WHERE status = 'ok' AND header_hash IS NOT NULL ORDER BY location)";
+    EXPECT_EQ(test::sql_value(db_, hashes), test::sql_value(alone, hashes));
+    EXPECT_EQ(test::sql_value(alone, hashes).substr(0, 2), "8:");
 }
 
 TEST_F(Incremental, RequantizedFileIsReadAgainAndItsHistoryKept) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <set>
+#include <thread>
 
 #include "crawl/identify.hpp"
 #include "crawl/pipeline.hpp"
@@ -167,7 +168,9 @@ void Crawl::run_local(const std::vector<std::string>& inputs) {
     store_roots_ = std::move(local.store_roots);
     PipelineOptions po = pipeline_options();
     po.first_read_gguf = po.first_read_safetensors = options_.first_read_local;
-    io::LocalReader reader(std::min(kMaxLocalThreads, std::max(1u, options_.jobs)));
+    const unsigned threads = std::min(kMaxLocalThreads, std::max(1u, options_.jobs));
+    po.header_reads_at_once = std::clamp(std::thread::hardware_concurrency() * 2, 1u, threads);
+    io::LocalReader reader(threads);
     locate::RemoteFacts nothing;
     if (!ModelPipeline(catalog_, report_.crawl_id, reader, po, nothing, [this](ModelOutcome o) { account(std::move(o)); })
              .run(std::move(plan.models)))

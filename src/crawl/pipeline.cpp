@@ -1,5 +1,7 @@
 #include "crawl/pipeline.hpp"
 
+#include <stdexcept>
+
 #include "crawl/derive.hpp"
 #include "crawl/pipeline_state.hpp"
 
@@ -18,6 +20,7 @@ bool ModelPipeline::run(std::vector<locate::ModelPlan> plans) {
     for (auto& p : plans) queue_.push_back(std::move(p));
     start_next();
     reader_.run();
+    if (!waiting_reads_.empty()) throw std::logic_error("crawl pipeline: header reads left waiting for a slot");
     catalog_.mark_checked(crawl_id_, checked_);
     checked_.clear();
     const bool all = queue_.empty();

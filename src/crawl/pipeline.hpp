@@ -31,6 +31,9 @@ struct PipelineOptions {
     bool read_generously = false;                // remote: a third request costs more than extra bytes
     bool force = false;                          // re-read unchanged files too
     size_t models_in_flight = 16;
+    // Headers being read at once (0: no limit): each holds a buffer that the next one reuses, so a
+    // 7.8 MB tokenizer costs the kernel no fresh zeroed pages; more than the cores only wait.
+    size_t header_reads_at_once = 0;
     locate::HttpAccess access;  // how remote files are asked for (the token, the budgets)
     std::function<bool()> should_stop;  // asked before each model starts: true starts no more
 };
@@ -65,6 +68,7 @@ private:
     const locate::ListingEntry* listing(const std::string& location) const;
     void read_all(const JobPtr& job);
     void read_data(const JobPtr& job, size_t index, bool restarted);
+    void end_read(const std::shared_ptr<HeaderRead>& fr);
     void read_range(const JobPtr& job, const std::shared_ptr<HeaderRead>& fr, format::ByteRange range);
     void on_range(const JobPtr& job, const std::shared_ptr<HeaderRead>& fr, io::RangeReply reply);
     void parsed(const JobPtr& job, const std::shared_ptr<HeaderRead>& fr);
@@ -86,6 +90,15 @@ private:
     size_t in_flight_ = 0;
     bool starting_ = false;
     std::vector<std::string> checked_;  // files seen unchanged, recorded together at the end
+    // header reads beyond header_reads_at_once wait here (job, file index, restarted); buffers of ended reads
+    struct WaitingRead {
+        JobPtr job;
+        size_t index;
+        bool restarted;
+    };
+    std::deque<WaitingRead> waiting_reads_;
+    size_t header_reads_ = 0;
+    std::vector<std::unique_ptr<format::ByteBuffer>> spare_buffers_;
 };
 
 }  // namespace modelcat::crawl

@@ -56,27 +56,52 @@ void ModelPipeline::read_all(const JobPtr& job) {
 
 void ModelPipeline::read_data(const JobPtr& job, size_t index, bool restarted) {
     const std::string& location = job->files[index];
+    std::unique_ptr<format::ByteBuffer> buffer;
+    if (options_.header_reads_at_once > 0) {
+        if (header_reads_ == options_.header_reads_at_once) return waiting_reads_.push_back({job, index, restarted});
+        ++header_reads_;
+        if (spare_buffers_.empty()) buffer = std::make_unique<format::ByteBuffer>();
+        else buffer = std::move(spare_buffers_.back()), spare_buffers_.pop_back();
+    }
     format::HeaderReadOptions ro;
     ro.limits = options_.limits;
     ro.read_generously = options_.read_generously;
     ro.first_read = location.ends_with(".safetensors") ? options_.first_read_safetensors : options_.first_read_gguf;
-    auto fr = std::make_shared<HeaderRead>(location, ro, request(location, 0, 0), index, restarted);
+    auto fr = std::make_shared<HeaderRead>(location, ro, request(location, 0, 0), index, restarted, std::move(buffer));
     read_range(job, fr, fr->assembler.first_read());
+}
+
+// Every header read ends here, whatever its outcome: its buffer goes to the next read, which starts.
+void ModelPipeline::end_read(const std::shared_ptr<HeaderRead>& fr) {
+    if (!fr->buffer) return;
+    spare_buffers_.push_back(std::move(fr->buffer));
+    --header_reads_;
+    while (!waiting_reads_.empty() && header_reads_ < options_.header_reads_at_once) {
+        WaitingRead w = std::move(waiting_reads_.front());
+        waiting_reads_.pop_front();
+        if (!w.job->finished) read_data(w.job, w.index, w.restarted);
+    }
 }
 
 void ModelPipeline::read_range(const JobPtr& job, const std::shared_ptr<HeaderRead>& fr, format::ByteRange range) {
     fr->asked = range;
     io::RangeRequest r = fr->route.request(range.offset, range.length);
-    if (!locate::is_remote(r.location)) r.append_to = &fr->assembler.buffer();
+    if (!locate::is_remote(r.location)) {
+        r.append_to = &fr->assembler.buffer();
+        r.read_ahead = false;
+    }
     reader_.submit(std::move(r), [this, job, fr](io::RangeReply reply) { on_range(job, fr, std::move(reply)); });
 }
 
 void ModelPipeline::on_range(const JobPtr& job, const std::shared_ptr<HeaderRead>& fr, io::RangeReply reply) {
-    if (job->finished) return;
+    if (job->finished) return end_read(fr);
     fr->cost.add(reply);
     add_cost(job->outcome, reply);
     const std::string& location = job->files[fr->index];
-    auto fail_here = [&](std::optional<uint64_t> offset, const std::string& msg) { fail(job, {location, offset, "", msg}); };
+    auto fail_here = [&](std::optional<uint64_t> offset, const std::string& msg) {
+        end_read(fr);
+        fail(job, {location, offset, "", msg});
+    };
     if (fr->route.refused(reply)) return read_range(job, fr, fr->asked);
     if (!reply.ok()) return fail_here(std::nullopt, options_.access.explain(reply));
     fr->route.follow(reply);
@@ -91,6 +116,7 @@ void ModelPipeline::on_range(const JobPtr& job, const std::shared_ptr<HeaderRead
         problem = "the file changed while being read (" + fr->version + ", then " + version_of(reply) + ")";
     if (!problem.empty()) {
         if (fr->restarted) return fail_here(std::nullopt, problem + ": " + reply.location);
+        end_read(fr);
         return read_data(job, fr->index, true);
     }
     if (fr->version.empty()) fr->version = version_of(reply);
@@ -108,16 +134,21 @@ void HeaderRead::parse() {
 }
 
 void ModelPipeline::parsed(const JobPtr& job, const std::shared_ptr<HeaderRead>& fr) {
-    if (job->finished) return;
+    if (job->finished) return end_read(fr);
     const std::string& location = job->files[fr->index];
-    if (fr->error) return fail(job, fr->error->failure(location));
+    if (fr->error) {
+        end_read(fr);
+        return fail(job, fr->error->failure(location));
+    }
     if (fr->next) return read_range(job, fr, *fr->next);
     io::RangeReply& reply = fr->last;
     if (reply.first_hop.empty()) reply.first_hop = fr->route.first_hop();  // identity headers came with the redirect
     fr->cost.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - fr->started).count();
     auto listed = known_.listed.find(location);
     const locate::ListingEntry* listing = listed == known_.listed.end() ? nullptr : &listed->second;
-    file_done(job, fr->index, crawled_file(location, FileRole::data, fr->assembler.take(), fr->cost, reply, listing));
+    CrawledFile record = crawled_file(location, FileRole::data, fr->assembler.take(), fr->cost, reply, listing);
+    end_read(fr);
+    file_done(job, fr->index, std::move(record));
 }
 
 const locate::ListingEntry* ModelPipeline::listing(const std::string& location) const {

@@ -2,6 +2,7 @@
 // The pipeline's state of one model and of one header being read: private to
 // the pipeline's files (pipeline.cpp, pipeline_identify.cpp, pipeline_read.cpp).
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,9 +31,12 @@ struct ModelJob {
 };
 
 struct HeaderRead {
-    HeaderRead(const std::string& location, format::HeaderReadOptions options, io::RangeRequest origin, size_t i, bool again)
-        : assembler(location, std::move(options)), route(std::move(origin)), index(i), restarted(again) {}
+    HeaderRead(const std::string& location, format::HeaderReadOptions options, io::RangeRequest origin, size_t i, bool again,
+               std::unique_ptr<format::ByteBuffer> reused)
+        : buffer(std::move(reused)), assembler(location, std::move(options), buffer.get()), route(std::move(origin)), index(i),
+          restarted(again) {}
     void parse();
+    std::unique_ptr<format::ByteBuffer> buffer;  // a buffer an earlier read used, or none (the assembler's own)
     format::HeaderAssembler assembler;
     // Where the reads go: after the first read's redirect, its target (a presigned storage URL),
     // directly; the headers the redirect carried identify the file.

@@ -37,6 +37,8 @@ public:
         }
         stat_ = to_file_stat(st);
     }
+    // Readahead would fill the page cache with what follows the asked range (a header's tensor data).
+    void no_read_ahead() { ::posix_fadvise(fd_, 0, 0, POSIX_FADV_RANDOM); }
     ~OpenFile() { ::close(fd_); }
     OpenFile(const OpenFile&) = delete;
     OpenFile& operator=(const OpenFile&) = delete;
@@ -148,6 +150,7 @@ RangeReply LocalReader::read(const RangeRequest& req) const {
     r.location = r.final_url = req.location;
     try {
         OpenFile f(req.location);
+        if (!req.read_ahead) f.no_read_ahead();
         r.stat = f.stat();
         r.total_size = f.stat().size;
         uint64_t length = req.length;

@@ -29,6 +29,8 @@ struct RangeRequest {
     // local: the bytes go onto the end of this buffer (alive, and touched by nothing else, until the
     // reply), not into the reply's body: a header is read into one buffer, not copied out of several
     format::ByteBuffer* append_to = nullptr;
+    // local: false asks the kernel to read no further than asked (a header, not the tensor data after it)
+    bool read_ahead = true;
 };
 
 struct RangeReply {
