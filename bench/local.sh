@@ -16,11 +16,13 @@ build-rel/modelcat-samples "$work/lineup" >/dev/null
 mkdir "$work/empty"
 cat "$work"/lineup/*.gguf >/dev/null  # headers into the page cache (the data is a hole)
 
-# Appends "wall cpu" of one command to the file $1.
+# Appends "wall cpu" (s, to the millisecond: the lineup takes tens of them) of one command to the file $1.
 timed() {
     local out=$1; shift
-    /usr/bin/time -f "%e %U %S" -o "$work/t" "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
-    awk '{printf "%s %.2f\n", $1, $2 + $3}' "$work/t" >>"$out"
+    local TIMEFORMAT='%3R %3U %3S' rc=0
+    { time "$@" >/dev/null 2>"$work/err" || rc=$?; } 2>"$work/t"
+    if [ "$rc" != 0 ]; then cat "$work/err" >&2; exit 1; fi
+    awk '{printf "%s %.3f\n", $1, $2 + $3}' "$work/t" >>"$out"
 }
 # Appends the times of one crawl by the modelcat $2 into a fresh catalogue to the file $1.
 crawl() {

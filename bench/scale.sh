@@ -155,6 +155,7 @@ declare -A report_params=(
 .param set :b $diff_b"
     [reconcile]=".param set :gguf $rec_gguf
 .param set :source $rec_source"
+    [fits]=".param set :vram 24GiB"
 )
 for view in $(sqlite3 "$db" "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name"); do
     printf 'view %s\t%s\n' "$view" "$(time_sql "" "SELECT count(*) FROM (SELECT * FROM $view);")" >>"$tsv"
@@ -184,7 +185,7 @@ slowest=$(grep -E '^(view|report)' "$tsv" | sort -t$'\t' -k2 -g | tail -1 | cut 
     echo "- catalogue: $n_models models, $n_tensors tensor rows, $db_bytes bytes = **$(echo "$db_bytes / $n_tensors" | bc) bytes per tensor row**"
     echo "- per tensor row, by what holds it (dbstat bytes / tensor rows): $per_row"
     echo "- slowest view or report: ${slowest/$'\t'/ at } ms"
-    echo "- report parameters: policy model=$mid; diff a=$diff_a b=$diff_b; reconcile gguf=$rec_gguf source=$rec_source"
+    echo "- report parameters: policy model=$mid; diff a=$diff_a b=$diff_b; reconcile gguf=$rec_gguf source=$rec_source; fits vram=24GiB"
     echo
     echo "Pages by table and index (dbstat): name | bytes | %"
     echo
