@@ -75,6 +75,8 @@ TEST_F(Incremental, ManyLargeHeadersShareFewBuffers) {
                                "(SELECT * FROM files WHERE status = 'ok' AND header_hash IS NOT NULL ORDER BY location)";
     EXPECT_EQ(test::sql_value(db_, hashes), test::sql_value(alone, hashes));
     EXPECT_EQ(test::sql_value(alone, hashes).substr(0, 2), "8:");
+    // and as the parser reads it from memory (tests/stored_hashes_test.cpp)
+    EXPECT_EQ(test::sql_value(db_, "SELECT header_hash FROM files WHERE location LIKE '%-Q4_K_M.gguf'"), "6e7a9b2892336faf");
 }
 
 TEST_F(Incremental, RequantizedFileIsReadAgainAndItsHistoryKept) {
