@@ -60,8 +60,12 @@ void ModelPipeline::read_data(const JobPtr& job, size_t index, bool restarted) {
     if (options_.header_reads_at_once > 0) {
         if (header_reads_ == options_.header_reads_at_once) return waiting_reads_.push_back({job, index, restarted});
         ++header_reads_;
-        if (spare_buffers_.empty()) buffer = std::make_unique<format::ByteBuffer>();
-        else buffer = std::move(spare_buffers_.back()), spare_buffers_.pop_back();
+        if (spare_buffers_.empty()) {
+            buffer = std::make_unique<format::ByteBuffer>();
+        } else {
+            buffer = std::move(spare_buffers_.back());
+            spare_buffers_.pop_back();
+        }
     }
     format::HeaderReadOptions ro;
     ro.limits = options_.limits;
