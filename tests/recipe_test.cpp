@@ -185,10 +185,10 @@ TEST(Recipe, WhyTwoFilesOfOneFileTypeDiffer) {
               "(--token-embedding-type q8_0 --output-tensor-type q8_0)");
     EXPECT_EQ(model::recipe_why(l, m, model::infer_recipe(m)), "token_embd: Q8_0\u2192Q4_K; output: Q8_0\u2192Q6_K (stock)");
     // Against the replayed stock policy: one file is enough.
-    EXPECT_EQ(model::recipe_why(l, model::infer_recipe(l)),
+    EXPECT_EQ(model::infer_recipe(l).why,
               "token_embd: Q4_K\u2192Q8_0; output: Q6_K\u2192Q8_0 "
               "(--token-embedding-type q8_0 --output-tensor-type q8_0)");
-    EXPECT_EQ(model::recipe_why(m, model::infer_recipe(m)), "stock");
+    EXPECT_EQ(model::infer_recipe(m).why, "stock");
     const auto runs = all_runs();
     const model::FileHeader stock = test::run_header(run_named(runs, "llama-32L-Q4_K_M"));
     const model::FileHeader pure = test::run_header(run_named(runs, "llama-32L-Q4_K_M-pure"));

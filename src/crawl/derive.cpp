@@ -281,7 +281,7 @@ model::RecipeRow inferred_recipe_row(const model::FileHeader& whole) {
         format::append_json_string(row.differences, d);
     }
     row.differences += "]";
-    row.why = model::recipe_why(whole, r);
+    row.why = r.why;
     row.note = r.note;
     return row;
 }

@@ -258,6 +258,7 @@ std::vector<std::string> differences(const Subject& s, FileType ft, bool imatrix
 Recipe unknown(Recipe r, std::string why) {
     r.kind = RecipeKind::unknown;
     r.note = std::move(why);
+    r.why = recipe_word(r.kind);
     return r;
 }
 
@@ -358,6 +359,20 @@ size_t explanation_cost(const Recipe& r) {
     }
 }
 
+// Against the stock policy of the type the file was quantized as, which needs no other file (so
+// a catalogue can store it): "stock" for a stock file, the word alone when nothing was replayed.
+std::string why_text(const FileHeader& file, const Recipe& recipe, const ReplayModel& prepared) {
+    if (!recipe.quantized_as) return std::string(recipe_word(recipe.kind));
+    const Replay r = replay(prepared, *recipe.quantized_as, stock_options(recipe.options.imatrix), recipe.order);
+    std::vector<std::optional<uint32_t>> from;
+    for (size_t i = 0; i < file.tensors.size(); ++i)
+        from.push_back(r.types.empty() || !r.types[i] ? std::nullopt
+                                                      : std::optional<uint32_t>(static_cast<uint32_t>(*r.types[i])));
+    const std::string changes = changes_text(file, from, "");
+    const std::string how = how_made(recipe);
+    return changes.empty() ? how : changes + " (" + how + ")";
+}
+
 }  // namespace
 
 std::string_view recipe_word(RecipeKind k) {
@@ -404,12 +419,15 @@ Recipe infer_recipe(const FileHeader& h) {
             return unknown(r, "tensor " + t.name + " has a type ggml does not define");
         s.actual.push_back(*t.type_id);
     }
-    Recipe by_layer = explain_file(r, s, declared->id);
-    if (in_by_layer_order(s.model())) return by_layer;
-    // Not written by llama-quantize since ab3d71f: an older one visited the tensors in file order.
-    s.order = r.order = TensorOrder::file;
-    Recipe by_file = explain_file(r, s, declared->id);
-    return explanation_cost(by_file) < explanation_cost(by_layer) ? by_file : by_layer;
+    Recipe best = explain_file(r, s, declared->id);
+    if (!in_by_layer_order(s.model())) {
+        // Not written by llama-quantize since ab3d71f: an older one visited the tensors in file order.
+        s.order = r.order = TensorOrder::file;
+        Recipe by_file = explain_file(r, s, declared->id);
+        if (explanation_cost(by_file) < explanation_cost(best)) best = std::move(by_file);
+    }
+    best.why = why_text(h, best, s.prepared);  // the model prepared for the replays above serves once more
+    return best;
 }
 
 FileHeader joined_shards(std::span<const FileHeader* const> shards) {
@@ -430,18 +448,5 @@ std::string recipe_why(const FileHeader& base, const FileHeader& other, const Re
     return changes_text(other, from, "same tensor types") + " (" + how_made(other_recipe) + ")";
 }
 
-std::string recipe_why(const FileHeader& file, const Recipe& recipe) {
-    if (!recipe.quantized_as) return std::string(recipe_word(recipe.kind));
-    auto desc = model_desc(file);
-    const Replay r = replay(std::get<ModelDesc>(desc), *recipe.quantized_as, stock_options(recipe.options.imatrix),
-                            recipe.order);
-    std::vector<std::optional<uint32_t>> from;
-    for (size_t i = 0; i < file.tensors.size(); ++i)
-        from.push_back(r.types.empty() || !r.types[i] ? std::nullopt
-                                                      : std::optional<uint32_t>(static_cast<uint32_t>(*r.types[i])));
-    const std::string changes = changes_text(file, from, "");
-    const std::string how = how_made(recipe);
-    return changes.empty() ? how : changes + " (" + how + ")";
-}
 
 }  // namespace modelcat::model

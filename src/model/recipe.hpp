@@ -32,6 +32,10 @@ struct Recipe {
     bool imatrix = false;                   // evidence: the file has quantize.imatrix.* keys
     std::vector<std::string> differences;   // custom: per tensor kind and type, against the declared type's stock
     std::string note;                       // unknown: why; otherwise what the reading assumed, if anything
+    // Against the stock policy of quantized_as, which needs no other file (so a catalogue can store
+    // it): "stock" for a stock file, else the changes and how they were made ("token_embd: Q4_K→Q8_0
+    // (--token-embedding-type q8_0)"); the kind's word alone when nothing was replayed.
+    std::string why;
 
     // The options as typed; a relabelling adds --override-kv general.file_type=int:N.
     std::string overrides() const;
@@ -48,9 +52,5 @@ FileHeader joined_shards(std::span<const FileHeader* const> shards);
 // by their change, then how `other` was made: "token_embd: Q4_K→Q8_0, output:
 // Q6_K→Q8_0 (--token-embedding-type q8_0 --output-tensor-type q8_0)".
 std::string recipe_why(const FileHeader& base, const FileHeader& other, const Recipe& other_recipe);
-// The same against the stock policy of the type the file was quantized as, which needs no
-// other file (so a catalogue can store it): "stock" for a stock file, the word alone when
-// nothing was replayed.
-std::string recipe_why(const FileHeader& file, const Recipe& recipe);
 
 }  // namespace modelcat::model
