@@ -1,20 +1,18 @@
 // Over 500 lines: one transfer state machine (queue, hops, judging, retries) that reads best in one place.
 #include "io/http_fetcher.hpp"
 
-#include <curl/curl.h>
-
 #include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cmath>
 #include <deque>
 #include <map>
-#include <mutex>
 #include <cstdlib>
 #include <random>
 #include <stdexcept>
 #include <string_view>
 
+#include "io/curl_api.hpp"
 #include "io/http_headers.hpp"
 #include "io/rate_budget.hpp"
 #include "io/seconds.hpp"
@@ -52,17 +50,17 @@ std::optional<std::string> header(const Hop& hop, std::string_view name) {
 // "scheme://host:port": transfers are capped per host, and a 429 pauses a host.
 std::string host_key(const std::string& url) {
     std::string key = url;
-    CURLU* u = curl_url();
+    CURLU* u = curl().url();
     char *scheme = nullptr, *host = nullptr, *port = nullptr;
-    if (u && curl_url_set(u, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK &&
-        curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
-        curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
-        curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) == CURLUE_OK)
+    if (u && curl().url_set(u, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK &&
+        curl().url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+        curl().url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
+        curl().url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) == CURLUE_OK)
         key = std::string(scheme) + "://" + host + ":" + port;
-    curl_free(scheme);
-    curl_free(host);
-    curl_free(port);
-    curl_url_cleanup(u);
+    curl().free(scheme);
+    curl().free(host);
+    curl().free(port);
+    curl().url_cleanup(u);
     return key;
 }
 
@@ -239,46 +237,46 @@ void start(HttpState& s, std::unique_ptr<Transfer> t) {
     t->refusal.clear();
     t->errbuf[0] = '\0';
 
-    CURL* e = curl_easy_init();
+    CURL* e = curl().easy_init();
     if (!e) throw std::runtime_error("curl_easy_init failed");
     t->easy = e;
-    curl_easy_setopt(e, CURLOPT_URL, t->req.url.c_str());
-    curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t->errbuf);
-    curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(e, CURLOPT_HEADERDATA, t.get());
-    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(e, CURLOPT_WRITEDATA, t.get());
-    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
-    curl_easy_setopt(e, CURLOPT_MAXREDIRS, static_cast<long>(s.opt.max_redirects));
-    curl_easy_setopt(e, CURLOPT_UNRESTRICTED_AUTH, 0L);  // the token stays on the first host
-    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(s.opt.timeout_s * 1000));
-    curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, s.opt.low_speed_bytes);
-    curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, s.opt.low_speed_window_s);
+    curl().easy_setopt(e, CURLOPT_URL, t->req.url.c_str());
+    curl().easy_setopt(e, CURLOPT_ERRORBUFFER, t->errbuf);
+    curl().easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
+    curl().easy_setopt(e, CURLOPT_HEADERDATA, t.get());
+    curl().easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+    curl().easy_setopt(e, CURLOPT_WRITEDATA, t.get());
+    curl().easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+    curl().easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl().easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    curl().easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
+    curl().easy_setopt(e, CURLOPT_MAXREDIRS, static_cast<long>(s.opt.max_redirects));
+    curl().easy_setopt(e, CURLOPT_UNRESTRICTED_AUTH, 0L);  // the token stays on the first host
+    curl().easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(s.opt.timeout_s * 1000));
+    curl().easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, s.opt.low_speed_bytes);
+    curl().easy_setopt(e, CURLOPT_LOW_SPEED_TIME, s.opt.low_speed_window_s);
     // HTTPS may multiplex (ALPN h2): wait for that rather than open more connections. On http://
     // libcurl would hold every second transfer until the first response shows it cannot.
-    if (t->host.starts_with("https://")) curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
-    curl_easy_setopt(e, CURLOPT_USERAGENT, s.opt.user_agent.c_str());
-    if (!s.opt.ca_file.empty()) curl_easy_setopt(e, CURLOPT_CAINFO, s.opt.ca_file.c_str());
+    if (t->host.starts_with("https://")) curl().easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
+    curl().easy_setopt(e, CURLOPT_USERAGENT, s.opt.user_agent.c_str());
+    if (!s.opt.ca_file.empty()) curl().easy_setopt(e, CURLOPT_CAINFO, s.opt.ca_file.c_str());
     if (t->req.length > 0) {
         std::string range = t->range().substr(6);  // CURLOPT_RANGE takes "first-last"
-        curl_easy_setopt(e, CURLOPT_RANGE, range.c_str());
+        curl().easy_setopt(e, CURLOPT_RANGE, range.c_str());
     }
-    if (s.opt.token && t->req.with_token) t->headers = curl_slist_append(t->headers, ("Authorization: Bearer " + *s.opt.token).c_str());
+    if (s.opt.token && t->req.with_token) t->headers = curl().slist_append(t->headers, ("Authorization: Bearer " + *s.opt.token).c_str());
     if (t->req.if_none_match)
-        t->headers = curl_slist_append(t->headers, ("If-None-Match: " + *t->req.if_none_match).c_str());
-    curl_easy_setopt(e, CURLOPT_HTTPHEADER, t->headers);
+        t->headers = curl().slist_append(t->headers, ("If-None-Match: " + *t->req.if_none_match).c_str());
+    curl().easy_setopt(e, CURLOPT_HTTPHEADER, t->headers);
 
-    if (curl_multi_add_handle(s.multi, e) != CURLM_OK) throw std::runtime_error("curl_multi_add_handle failed");
+    if (curl().multi_add_handle(s.multi, e) != CURLM_OK) throw std::runtime_error("curl_multi_add_handle failed");
     ++s.in_flight_per_host[t->host];
     s.in_flight.push_back(std::move(t));
 }
 
 void release_easy(Transfer& t) {
-    curl_easy_cleanup(t.easy);
-    curl_slist_free_all(t.headers);
+    curl().easy_cleanup(t.easy);
+    curl().slist_free_all(t.headers);
     t.easy = nullptr;
     t.headers = nullptr;
 }
@@ -433,21 +431,21 @@ void finish(HttpState& s, CURL* easy, CURLcode code) {
     auto it = std::find_if(s.in_flight.begin(), s.in_flight.end(), [&](const auto& t) { return t->easy == easy; });
     std::unique_ptr<Transfer> t = std::move(*it);
     s.in_flight.erase(it);
-    curl_multi_remove_handle(s.multi, easy);
+    curl().multi_remove_handle(s.multi, easy);
     if (--s.in_flight_per_host[t->host] == 0) s.in_flight_per_host.erase(t->host);
 
     long redirects = 0, request_bytes = 0;
     char* final_url = nullptr;
-    curl_easy_getinfo(easy, CURLINFO_REDIRECT_COUNT, &redirects);
-    curl_easy_getinfo(easy, CURLINFO_REQUEST_SIZE, &request_bytes);
-    curl_easy_getinfo(easy, CURLINFO_EFFECTIVE_URL, &final_url);
+    curl().easy_getinfo(easy, CURLINFO_REDIRECT_COUNT, &redirects);
+    curl().easy_getinfo(easy, CURLINFO_REQUEST_SIZE, &request_bytes);
+    curl().easy_getinfo(easy, CURLINFO_EFFECTIVE_URL, &final_url);
     uint32_t sent = request_bytes > 0 ? static_cast<uint32_t>(redirects) + 1 : 0;
     HttpResponse& r = t->resp;
     r.requests += sent;
     s.requests += sent;
     ++r.attempts;
     r.final_url = final_url ? final_url : t->req.url;
-    std::string transport = t->errbuf[0] ? t->errbuf : curl_easy_strerror(code);
+    std::string transport = t->errbuf[0] ? t->errbuf : curl().easy_strerror(code);
     release_easy(*t);
     note_budget(s, *t);
 
@@ -498,27 +496,25 @@ void abandon_waits(HttpState& s) {
 
 }  // namespace
 
-std::string curl_library_version() { return curl_version_info(CURLVERSION_NOW)->version; }
+std::string curl_library_version() { return curl().version_info(CURLVERSION_NOW)->version; }
 
 HttpFetcher::HttpFetcher(HttpOptions options) : state_(std::make_unique<HttpState>()) {
-    static std::once_flag curl_init;
-    std::call_once(curl_init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
     state_->opt = std::move(options);
     state_->opt.max_in_flight = std::max(1u, state_->opt.max_in_flight);
     state_->opt.per_host = std::max(1u, state_->opt.per_host);
     for (const auto& b : state_->opt.budgets) state_->budgets.restore(b, Clock::now());
-    state_->multi = curl_multi_init();
+    state_->multi = curl().multi_init();
     if (!state_->multi) throw std::runtime_error("curl_multi_init failed");
-    curl_multi_setopt(state_->multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX);
-    curl_multi_setopt(state_->multi, CURLMOPT_MAX_HOST_CONNECTIONS, static_cast<long>(state_->opt.per_host));
+    curl().multi_setopt(state_->multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX);
+    curl().multi_setopt(state_->multi, CURLMOPT_MAX_HOST_CONNECTIONS, static_cast<long>(state_->opt.per_host));
 }
 
 HttpFetcher::~HttpFetcher() {
     for (auto& t : state_->in_flight) {
-        curl_multi_remove_handle(state_->multi, t->easy);
+        curl().multi_remove_handle(state_->multi, t->easy);
         release_easy(*t);
     }
-    curl_multi_cleanup(state_->multi);
+    curl().multi_cleanup(state_->multi);
 }
 
 void HttpFetcher::submit(HttpRequest request, std::function<void(HttpResponse)> on_done) {
@@ -537,10 +533,10 @@ void HttpFetcher::run() {
         if (s.opt.should_stop && s.opt.should_stop()) abandon_waits(s);
         start_due(s);
         int running = 0;
-        curl_multi_perform(s.multi, &running);
+        curl().multi_perform(s.multi, &running);
         bool finished = false;
         int left = 0;
-        while (CURLMsg* m = curl_multi_info_read(s.multi, &left)) {
+        while (CURLMsg* m = curl().multi_info_read(s.multi, &left)) {
             if (m->msg != CURLMSG_DONE) continue;
             finish(s, m->easy_handle, m->data.result);  // may run callbacks that submit more
             finished = true;
@@ -549,7 +545,7 @@ void HttpFetcher::run() {
         if (s.in_flight.empty() && s.queued.empty() && s.delayed.empty()) return;
         auto now = Clock::now();
         auto ms = std::chrono::ceil<std::chrono::milliseconds>(next_wake(s, now) - now).count();
-        curl_multi_poll(s.multi, nullptr, 0, static_cast<int>(std::clamp<long long>(ms, 0, 1000)), nullptr);
+        curl().multi_poll(s.multi, nullptr, 0, static_cast<int>(std::clamp<long long>(ms, 0, 1000)), nullptr);
     }
 }
 

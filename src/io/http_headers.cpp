@@ -1,10 +1,10 @@
 #include "io/http_headers.hpp"
 
-#include <curl/curl.h>
-
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+
+#include "io/curl_api.hpp"
 
 namespace modelcat::io::http {
 
@@ -61,7 +61,7 @@ std::optional<ContentRange> parse_content_range(std::string_view value) {
 std::optional<double> parse_retry_after(std::string_view value, std::time_t now) {
     value = trim(value);
     if (auto seconds = to_u64(value)) return static_cast<double>(*seconds);
-    std::time_t when = curl_getdate(std::string(value).c_str(), nullptr);
+    std::time_t when = curl().getdate(std::string(value).c_str(), nullptr);
     if (when == -1) return std::nullopt;
     return when > now ? static_cast<double>(when - now) : 0.0;
 }
