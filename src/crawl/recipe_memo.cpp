@@ -11,7 +11,7 @@ namespace {
 
 constexpr size_t kMaxRemembered = 4096;
 
-// The keys model_desc, infer_recipe and recipe_why read (any architecture's, whatever it is).
+// The keys model_desc and infer_recipe (its why included) read (any architecture's, whatever it is).
 bool read_by_recipes(const std::string& key) {
     static constexpr const char* kSuffixes[] = {".block_count", ".expert_count", ".attention.head_count",
                                                 ".attention.head_count_kv"};

@@ -12,7 +12,7 @@
 
 namespace modelcat::crawl {
 
-// What infer_recipe and recipe_why read of a (joined) GGUF header, as one string.
+// What infer_recipe (its why included) reads of a (joined) GGUF header, as one string.
 std::string recipe_inputs(const model::FileHeader& whole);
 
 // The row remembered for `whole`'s inputs, else `compute()`'s, remembered.

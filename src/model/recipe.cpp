@@ -359,8 +359,7 @@ size_t explanation_cost(const Recipe& r) {
     }
 }
 
-// Against the stock policy of the type the file was quantized as, which needs no other file (so
-// a catalogue can store it): "stock" for a stock file, the word alone when nothing was replayed.
+// Recipe::why, replayed on the model prepared for the recipe's own replays.
 std::string why_text(const FileHeader& file, const Recipe& recipe, const ReplayModel& prepared) {
     if (!recipe.quantized_as) return std::string(recipe_word(recipe.kind));
     const Replay r = replay(prepared, *recipe.quantized_as, stock_options(recipe.options.imatrix), recipe.order);
@@ -447,6 +446,5 @@ std::string recipe_why(const FileHeader& base, const FileHeader& other, const Re
     }
     return changes_text(other, from, "same tensor types") + " (" + how_made(other_recipe) + ")";
 }
-
 
 }  // namespace modelcat::model
