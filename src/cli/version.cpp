@@ -1,5 +1,5 @@
 // `modelcat --version`: what a bug report needs: the version, the commit built,
-// the SQLite and libcurl linked in and the schema this build writes.
+// the SQLite linked in, the libcurl it loads and the schema this build writes.
 #include "cli/version.hpp"
 
 #include <string>

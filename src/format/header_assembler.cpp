@@ -24,13 +24,6 @@ bool looks_like_safetensors(std::span<const uint8_t> b, uint64_t size, const std
 
 }  // namespace
 
-// One memcpy: vector::insert constructs byte by byte through UninitAllocator's construct().
-void HeaderAssembler::append(std::span<const uint8_t> bytes) {
-    const size_t at = buf_.size();
-    buf_.resize(at + bytes.size());
-    if (!bytes.empty()) std::memcpy(buf_.data() + at, bytes.data(), bytes.size());
-}
-
 // Room for the whole header as estimated, so that the reads still to come land in this allocation:
 // untouched capacity costs no page faults, each reallocation a fresh set (8 MB headers, eight at once).
 void HeaderAssembler::make_room(uint64_t bytes) {
@@ -38,17 +31,17 @@ void HeaderAssembler::make_room(uint64_t bytes) {
     ByteBuffer bigger;
     bigger.reserve(bytes);
     std::swap(bigger, buf_);
-    append(bigger);
+    buf_.append(bigger.data(), bigger.size());
 }
 
 std::optional<ByteRange> HeaderAssembler::add(std::span<const uint8_t> bytes, uint64_t file_size) {
-    append(bytes);
+    buf_.append(bytes.data(), bytes.size());
     return parse(file_size);
 }
 
 std::optional<ByteRange> HeaderAssembler::add(ByteBuffer&& bytes, uint64_t file_size) {
     if (buf_.empty()) std::swap(buf_, bytes);
-    else append(bytes);
+    else buf_.append(bytes.data(), bytes.size());
     return parse(file_size);
 }
 

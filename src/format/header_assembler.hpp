@@ -54,7 +54,6 @@ public:
 
 private:
     using Parser = ParseResult (*)(std::span<const uint8_t>, uint64_t, const model::Limits&);
-    void append(std::span<const uint8_t> bytes);
     void make_room(uint64_t bytes);
     std::string location_;
     HeaderReadOptions options_;
