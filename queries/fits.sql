@@ -26,14 +26,25 @@ WITH sizes AS (SELECT 'vram' AS what, CAST(:vram AS TEXT) AS txt UNION ALL SELEC
              FROM models m CROSS JOIN s LEFT JOIN memory_terms t ON t.model_id = m.model_id
              JOIN quant_summary q ON q.model_id = m.model_id
             WHERE m.kind LIKE coalesce(:kind, 'model') AND m.name LIKE coalesce(:pattern, '%')),
+     -- models whose caches and per-token terms are equal (a family's quants) have equal context-dependent figures:
+     -- each model is given the first model of its shape, whose figures are computed once
+     shaped AS MATERIALIZED (
+         SELECT model_id, min(model_id) OVER (PARTITION BY shape) AS shape_model
+           FROM (SELECT t.model_id, json_array(t.ctx_train, t.whole_blocks, t.logits_per_token, t.attention_per_token,
+                                               t.scores_per_token_cell, t.layer_per_token,
+                                               (SELECT group_concat(json_array(c.kind, c.window, c.k_elements, c.v_elements, c.v_padded_elements))
+                                                  FROM memory_caches c WHERE c.model_id = t.model_id)) AS shape
+                   FROM r JOIN memory_terms t ON t.model_id = r.model_id AND t.basis = 'modelled')),
+     shape_terms AS MATERIALIZED (SELECT t.* FROM memory_terms t WHERE t.model_id IN (SELECT shape_model FROM shaped WHERE shape_model = model_id)),
      -- the contexts a person picks, and the trained one, each evaluated as the memory report would
      candidates(c) AS (VALUES (512), (1024), (2048), (4096), (8192), (12288), (16384), (24576), (32768), (49152), (65536),
                               (98304), (131072), (196608), (262144), (393216), (524288), (786432), (1048576)),
-     w AS (SELECT model_id, ctx FROM r WHERE basis = 'modelled' UNION SELECT r.model_id, c FROM r, candidates WHERE r.basis = 'modelled' AND c <= r.ctx_train
-           UNION SELECT model_id, ctx_train FROM r WHERE basis = 'modelled' AND ctx_train > 0),
-     -- the figures of each (model, context) of w, as src/format/memory_figures.cpp computes them (tests hold the two equal)
+     w AS (SELECT model_id, iif(s.ctx = 0, ctx_train, s.ctx) AS ctx FROM shape_terms, s
+           UNION SELECT model_id, c FROM shape_terms, candidates WHERE c <= ctx_train
+           UNION SELECT model_id, ctx_train FROM shape_terms WHERE ctx_train > 0),
+     -- the figures of each (shape, context) of w, as src/format/memory_figures.cpp computes them (tests hold the two equal)
      p AS (SELECT w.model_id, w.ctx, (w.ctx + 255) / 256 * 256 AS n_ctx, min(w.ctx, s.batch, s.ubatch) AS tok, s.cache, s.flash, s.swa_full,
-                  s.ctx AS asked_ctx, s.vram,
+                  s.ctx AS asked_ctx,
                   CASE s.cache WHEN 'f16' THEN 64 WHEN 'q8_0' THEN 34 WHEN 'q4_0' THEN 18 END AS per_32  -- bytes of 32 elements
              FROM w CROSS JOIN s),
      -- each cache's cells: the context rounded up to 256, a sliding one the window and a micro-batch (none without a cache)
@@ -42,31 +53,28 @@ WITH sizes AS (SELECT 'vram' AS what, CAST(:vram AS TEXT) AS txt UNION ALL SELEC
                 CASE WHEN c.model_id IS NULL THEN NULL
                      WHEN c.kind = 'sliding' AND NOT p.swa_full THEN min(p.n_ctx, (c.window + p.tok + 255) / 256 * 256) ELSE p.n_ctx END AS cells
            FROM p LEFT JOIN memory_caches c ON c.model_id = p.model_id),
-     -- a projector beside it in its store (view model_projectors), loaded with it
-     projectors AS (SELECT model_id, sum(projector_bytes) AS projector_bytes FROM model_projectors GROUP BY model_id),
-     -- per (model, context): its caches summed, then the terms (on a GPU: the memory report's total without repack_bytes,
-     -- the CPU backend's second copy; a GPU repacks nothing)
-     figures AS NOT MATERIALIZED (
-         SELECT x.model_id, x.ctx, x.ctx = iif(x.asked_ctx = 0, t.ctx_train, x.asked_ctx) AS chosen, x.vram,
-                t.weights_bytes, t.recurrent_bytes, t.output_bytes, coalesce(j.projector_bytes, 0) AS projector_bytes,
+     -- per (shape, context): its caches summed, and the compute buffer
+     figures AS MATERIALIZED (
+         SELECT x.model_id, x.ctx, x.ctx = iif(x.asked_ctx = 0, t.ctx_train, x.asked_ctx) AS chosen,
                 iif(x.per_32 IS NULL OR (x.cache <> 'f16' AND (NOT x.flash OR NOT t.whole_blocks)), NULL,
                     coalesce(sum((x.k_elements * x.per_32 / 32 + x.v_elements * x.per_32 / 32) * x.cells), 0)) AS kv_bytes,
                 max(t.logits_per_token * x.tok,
                     coalesce(sum(x.cells * ((x.tok + 63) / 64 * 64) * iif(x.flash, 2, 4)), 0)  -- GGML_KQ_MASK_PAD; f16 with flash attention
                     + max(t.scores_per_token_cell * coalesce(iif(x.flash, 0, max(x.cells)), 0) * x.tok + t.attention_per_token * x.tok,
                           t.layer_per_token * x.tok)) AS compute_bytes
-           FROM cells x JOIN memory_terms t ON t.model_id = x.model_id AND t.basis = 'modelled'
-           LEFT JOIN projectors j ON j.model_id = x.model_id
+           FROM cells x JOIN shape_terms t ON t.model_id = x.model_id
           GROUP BY x.model_id, x.ctx),
-     totals AS NOT MATERIALIZED (
-         SELECT model_id, ctx, chosen, vram, compute_bytes + output_bytes AS fixed_bytes, kv_bytes,
-                weights_bytes + kv_bytes + recurrent_bytes + output_bytes + compute_bytes + projector_bytes AS total_bytes
-           FROM figures),
-     -- per model: the figures at the context asked for, and the largest context that fits wholly
+     -- a projector beside it in its store (view model_projectors), loaded with it
+     projectors AS (SELECT model_id, sum(projector_bytes) AS projector_bytes FROM model_projectors GROUP BY model_id),
+     -- per model: what does not grow with the context (on a GPU: the memory report's total without repack_bytes, the CPU
+     -- backend's second copy; a GPU repacks nothing), the figures at the context asked for, and the largest context that fits wholly
+     base AS (SELECT k.model_id, k.shape_model, t.output_bytes,
+                     t.weights_bytes + t.recurrent_bytes + t.output_bytes + coalesce(j.projector_bytes, 0) AS base_bytes
+                FROM shaped k JOIN memory_terms t ON t.model_id = k.model_id LEFT JOIN projectors j ON j.model_id = k.model_id),
      per_model AS MATERIALIZED (
-         SELECT model_id, max(iif(total_bytes <= vram, ctx, NULL)) AS max_ctx, max(iif(chosen, total_bytes, NULL)) AS total_bytes,
-                max(iif(chosen, fixed_bytes, NULL)) AS fixed_bytes, max(iif(chosen, kv_bytes, NULL)) AS kv_bytes
-           FROM totals GROUP BY model_id),
+         SELECT b.model_id, (SELECT max(g.ctx) FROM figures g WHERE g.model_id = b.shape_model AND b.base_bytes + g.kv_bytes + g.compute_bytes <= s.vram) AS max_ctx,
+                b.base_bytes + c.kv_bytes + c.compute_bytes AS total_bytes, c.compute_bytes + b.output_bytes AS fixed_bytes, c.kv_bytes
+           FROM base b CROSS JOIN s JOIN figures c ON c.model_id = b.shape_model AND c.chosen),
      fit AS (SELECT r.*, t.total_bytes, t.total_bytes <= r.vram AS fits,
                     -- partial offload: the compute and output buffers, then whole layers with their share of the KV cache
                     max(0, min(r.n_layer, (r.vram - t.fixed_bytes) / (r.layer_weight_bytes_max + (t.kv_bytes + r.n_layer - 1) / r.n_layer))) AS layers_fit,
