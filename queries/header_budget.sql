@@ -1,7 +1,8 @@
 -- What reading the headers cost: bytes read and requests vs file size, and the share of the header held by tokenizer arrays. Params: :pattern (LIKE on name; without %: the names containing it).
 -- @param pattern like
 -- Per model, the sums look up its files (files_model) and its array metadata (metadata_arrays): no scan of all metadata.
-WITH per_model AS MATERIALIZED (
+-- Models in name order (models_name): the rows stream, the first at once.
+WITH per_model AS (
     SELECT m.name, m.file_bytes, m.header_bytes,
            (SELECT sum(f.bytes_read) FROM files f WHERE f.model_id = m.model_id) AS bytes_read,
            (SELECT sum(f.requests) FROM files f WHERE f.model_id = m.model_id) AS requests,

@@ -172,6 +172,26 @@ TEST_F(HumanTables, APatternWithoutPercentIsASubstring) {
     EXPECT_EQ(names("type_census -p pattern=Q8_0").size(), 1u + 3 * 2u);  // the lineup's Q8_0 and two tiny ones, 2 types each
 }
 
+// --limit N: the first N rows of the whole result, in every format, and a line on stderr when
+// more follow; none when the result has no more than N rows.
+TEST_F(HumanTables, LimitPrintsTheFirstRowsAndSaysMoreFollow) {
+    const std::vector<std::string> all = lines(query("recipes --columns name -f csv").out);
+    ASSERT_EQ(all.size(), 11u);  // the header, the lineup's 8 and the two tiny ones
+    test::CommandResult three = query("recipes --columns name -f csv --limit 3");
+    ASSERT_EQ(three.exit_code, 0) << three.err;
+    EXPECT_EQ(lines(three.out), std::vector<std::string>(all.begin(), all.begin() + 4));
+    EXPECT_EQ(three.err, "modelcat query: the first 3 rows; more follow (--limit 0: every row)\n");
+    test::CommandResult json = query("recipes --columns name -f json --limit 2");
+    EXPECT_EQ(json.out, "[\n {\"name\": \"" + all[1] + "\"},\n {\"name\": \"" + all[2] + "\"}\n]\n");
+    test::CommandResult table = query("recipes --columns name -f table --limit 1");
+    EXPECT_EQ(lines(table.out).size(), 3u) << table.out;  // heading, rule, one row
+    for (const char* whole : {" --limit 10", " --limit 0", ""}) {
+        test::CommandResult r = query(std::string("recipes --columns name -f csv") + whole);
+        EXPECT_EQ(lines(r.out), all) << whole;
+        EXPECT_EQ(r.err, "") << whole;
+    }
+}
+
 TEST_F(HumanTables, ShowJsonIsTheHeaderParsedBack) {
     const fs::path f = dir_->path() / "crafted.gguf";
     std::vector<std::string> long_array(100, "t");

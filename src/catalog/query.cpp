@@ -89,13 +89,13 @@ void run_query(SQLite::Database& db, const std::string& sql, const std::map<std:
         std::vector<std::string> names;
         for (int c = 0; c < ncol; ++c) names.emplace_back(sqlite3_column_name(raw, c));
         if (ncol > 0) to.columns(names);
-        int rc;
-        while ((rc = sqlite3_step(raw)) == SQLITE_ROW) {
+        int rc = SQLITE_DONE;
+        while (to.wants_more() && (rc = sqlite3_step(raw)) == SQLITE_ROW) {
             std::vector<Cell> row;
             for (int c = 0; c < ncol; ++c) row.push_back(cell_of(raw, c));
             to.row(std::move(row));
         }
-        if (rc != SQLITE_DONE) throw std::runtime_error(std::string("SQL error: ") + sqlite3_errmsg(h));
+        if (rc != SQLITE_DONE && rc != SQLITE_ROW) throw std::runtime_error(std::string("SQL error: ") + sqlite3_errmsg(h));
         if (ncol > 0 && !streamed) earlier = std::move(current);
     }
     if (streamed) return;

@@ -25,6 +25,7 @@ public:
     virtual ~RowSink() = default;
     virtual void columns(const std::vector<std::string>& names) = 0;
     virtual void row(std::vector<Cell> cells) = 0;
+    virtual bool wants_more() const { return true; }  // false: the query stops stepping (a streaming plan stops computing)
 };
 
 // Runs every statement of `sql` in order; the rows are those of the last

@@ -126,6 +126,10 @@ void ResultPrinter::columns(const std::vector<std::string>& names) {
 }
 
 void ResultPrinter::row(std::vector<catalog::Cell> all) {
+    if (limit_ && rows_ == limit_) {
+        cut_ = true;
+        return;
+    }
     std::vector<catalog::Cell> cells;
     cells.reserve(kept_.size());
     for (size_t c : kept_) cells.push_back(std::move(all[c]));

@@ -19,13 +19,18 @@ void print_result(std::ostream& out, const catalog::QueryResult& r, OutputFormat
 // Prints rows as they come: csv and json stream (memory independent of the rows); a table or
 // markdown aligns its columns, so it holds the text, and past model::Limits::max_table_bytes
 // throws, naming the formats that stream. finish() ends the output. `shape` picks the columns
-// (--columns in every format; the report's own set in a table) and the table's width.
+// (--columns in every format; the report's own set in a table) and the table's width. With a
+// `limit` (0: none) it prints that many rows and asks for no more once the next one shows that
+// more follow (cut()).
 class ResultPrinter final : public catalog::RowSink {
 public:
-    ResultPrinter(std::ostream& out, OutputFormat f, TableShape shape = {}) : out_(out), format_(f), shape_(std::move(shape)) {}
+    ResultPrinter(std::ostream& out, OutputFormat f, TableShape shape = {}, size_t limit = 0)
+        : out_(out), format_(f), shape_(std::move(shape)), limit_(limit) {}
     void columns(const std::vector<std::string>& names) override;
     void row(std::vector<catalog::Cell> cells) override;
+    bool wants_more() const override { return !cut_; }
     void finish();
+    bool cut() const { return cut_; }  // rows beyond the limit were left unread
 
 private:
     std::ostream& out_;
@@ -35,6 +40,8 @@ private:
     catalog::QueryResult held_;  // table and markdown: the rows until finish()
     uint64_t held_bytes_ = 0;
     size_t rows_ = 0;
+    size_t limit_;
+    bool cut_ = false;
 };
 
 }  // namespace modelcat::cli

@@ -22,6 +22,7 @@ namespace {
 struct QueryArgs {
     std::string name, format;
     std::vector<std::string> params, columns;
+    size_t limit = 0;
     bool list = false, wide = false;
 };
 
@@ -51,9 +52,10 @@ int run_report(const std::string& db_path, const QueryArgs& q) {
     }
     catalog::Reader reader = catalog::Reader::open(db_path);
     params = reader.resolve_report_params(name, sql, std::move(params));
-    ResultPrinter printer(std::cout, of, {q.columns, catalog::declared_table_columns(sql), terminal_width(), q.wide});
+    ResultPrinter printer(std::cout, of, {q.columns, catalog::declared_table_columns(sql), terminal_width(), q.wide}, q.limit);
     reader.run_query(sql, params, printer);
     printer.finish();
+    if (printer.cut()) std::cerr << "modelcat query: the first " << q.limit << " rows; more follow (--limit 0: every row)\n";
     return kExitOk;
 }
 
@@ -83,6 +85,7 @@ Command query_command(CLI::App& app, std::string& db) {
                     "table (for a person: the default on a terminal), plain (aligned raw values: the default otherwise), csv, json "
                     "or markdown");
     cmd->add_option("--columns", q->columns, "these columns, in this order (a,b,c), in any format")->delimiter(',')->allow_extra_args(false);
+    cmd->add_option("--limit", q->limit, "print the first N rows (0, the default: every row); a report that streams stops computing there");
     cmd->add_flag("--wide", q->wide, "table: every column at full width (not only the report's own set, fitted to $COLUMNS)");
     cmd->add_flag("--list", q->list, "list the bundled reports");
     return {cmd, [q, &db] { return run_query(db, *q); }};
