@@ -21,7 +21,7 @@ WITH sizes AS (SELECT 'vram' AS what, CAST(:vram AS TEXT) AS txt UNION ALL SELEC
                   -- what the GPU's driver and the compute estimate's error may take (docs/memory.md)
                   (SELECT bytes FROM parsed WHERE what = 'vram') - coalesce((SELECT bytes FROM parsed WHERE what = 'margin'),
                       max(536870912, (SELECT bytes FROM parsed WHERE what = 'vram') / 20)) AS vram),
-     r AS (SELECT m.model_id, m.name, m.location, q.bits_per_weight, q.file_type_name, t.basis, t.reason, t.ctx_train, t.n_layer, t.layer_weight_bytes_max,
+     r AS NOT MATERIALIZED (SELECT m.model_id, m.name, m.location, q.bits_per_weight, q.file_type_name, t.basis, t.reason, t.ctx_train, t.n_layer, t.layer_weight_bytes_max,
                   iif(s.ctx = 0, t.ctx_train, s.ctx) AS ctx, s.vram, s.ram
              FROM models m CROSS JOIN s LEFT JOIN memory_terms t ON t.model_id = m.model_id
              JOIN quant_summary q ON q.model_id = m.model_id

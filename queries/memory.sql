@@ -8,7 +8,7 @@
 -- in sqlite3: .param set :ctx 32768 (and the others), then .read queries/memory.sql
 WITH s AS (SELECT coalesce(:ctx, 4096) AS ctx, coalesce(:cache, 'f16') AS cache, coalesce(:batch, 2048) AS batch,
                   coalesce(:ubatch, 512) AS ubatch, coalesce(:flash, 'auto') <> 'off' AS flash, coalesce(:swa_full, 0) AS swa_full),
-     r AS (SELECT m.model_id, m.name, m.location, t.basis, t.reason, t.ctx_train, iif(s.ctx = 0, t.ctx_train, s.ctx) AS ctx, s.cache, s.flash
+     r AS NOT MATERIALIZED (SELECT m.model_id, m.name, m.location, t.basis, t.reason, t.ctx_train, iif(s.ctx = 0, t.ctx_train, s.ctx) AS ctx, s.cache, s.flash
              FROM models m CROSS JOIN s LEFT JOIN memory_terms t ON t.model_id = m.model_id
             WHERE m.kind LIKE coalesce(:kind, 'model') AND (:model IS NULL OR m.model_id = :model)),
      w AS (SELECT model_id, ctx FROM r WHERE basis = 'modelled'),
