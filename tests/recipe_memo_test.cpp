@@ -24,14 +24,19 @@ TEST(RecipeInputs, ChangeWithWhatARecipeReadsOnly) {
     kit::GgufWriter experts = kit::llama31_quant("Q4_K_L");
     experts.add_kv("llama.expert_count", GgufValue::u32(8));
     EXPECT_NE(crawl::recipe_inputs(header_of(experts)), base);
+    // An importance matrix: whether there is one (the quant has one), not which (its path, its dataset).
     kit::GgufWriter sampled = kit::llama31_quant("Q4_K_L");
-    sampled.add_kv("quantize.imatrix.note", GgufValue::str("sampled"));
-    EXPECT_NE(crawl::recipe_inputs(header_of(sampled)), base);
+    sampled.add_kv("quantize.imatrix.note", GgufValue::str("another upload's"));
+    EXPECT_EQ(crawl::recipe_inputs(header_of(sampled)), base);
+    const std::string bf16 = crawl::recipe_inputs(header_of(kit::llama31_bf16_gguf()));
+    kit::GgufWriter bf16_sampled = kit::llama31_bf16_gguf();
+    bf16_sampled.add_kv("quantize.imatrix.file", GgufValue::str("/another/upload/imatrix.dat"));
+    EXPECT_NE(crawl::recipe_inputs(header_of(bf16_sampled)), bf16);
     EXPECT_NE(crawl::recipe_inputs(header_of(kit::llama31_quant("Q4_K_M"))), base);  // tensor types
 }
 
-// Two uploads that differ only in a description: the second row comes from memory, equal to what a
-// crawl of that file alone (a fresh process) infers.
+// Two uploads that differ only in a description and their importance matrix's keys: the second row comes
+// from memory, equal to what a crawl of that file alone (a fresh process) infers.
 TEST(RecipeInputs, ARememberedRowIsTheInferredRow) {
     test::TempDir tmp;
     fs::create_directories(tmp / "both");
@@ -39,6 +44,7 @@ TEST(RecipeInputs, ARememberedRowIsTheInferredRow) {
     kit::llama31_quant("Q4_K_L").write(tmp / "both" / "a.gguf");
     kit::GgufWriter other = kit::llama31_quant("Q4_K_L");
     other.add_kv("general.description", GgufValue::str("another upload"));
+    other.add_kv("quantize.imatrix.note", GgufValue::str("its own importance matrix"));
     other.write(tmp / "both" / "b.gguf");
     other.write(tmp / "alone" / "b.gguf");
     for (const char* dir : {"both", "alone"})

@@ -11,11 +11,13 @@ namespace {
 
 constexpr size_t kMaxRemembered = 4096;
 
-// The keys model_desc and infer_recipe (its why included) read (any architecture's, whatever it is).
+// The keys model_desc and infer_recipe (its why included) read the values of (any architecture's, whatever it
+// is). Of quantize.imatrix.* they read only whether there is one: a value (its file's path) would make
+// every upload's quants their own.
 bool read_by_recipes(const std::string& key) {
     static constexpr const char* kSuffixes[] = {".block_count", ".expert_count", ".attention.head_count",
                                                 ".attention.head_count_kv"};
-    if (key == "general.architecture" || key == "general.file_type" || key.starts_with("quantize.imatrix.")) return true;
+    if (key == "general.architecture" || key == "general.file_type") return true;
     for (const char* s : kSuffixes)
         if (key.ends_with(s)) return true;
     return false;
@@ -51,13 +53,15 @@ void put_value(std::string& out, const model::MetadataValue& v) {
 
 std::string recipe_inputs(const model::FileHeader& whole) {
     std::string out(1, static_cast<char>('0' + static_cast<int>(whole.format)));
+    bool imatrix = false;
     for (const model::MetadataEntry& e : whole.metadata) {
+        imatrix = imatrix || e.key.starts_with("quantize.imatrix.");
         if (!read_by_recipes(e.key)) continue;
         put(out, e.key);
         put(out, std::to_string(static_cast<uint32_t>(e.type)));
         put_value(out, e.value);
     }
-    out += '|';
+    out += imatrix ? "|imatrix|" : "|";
     for (const model::TensorInfo& t : whole.tensors) {
         put(out, t.name);
         out += t.type_id ? std::to_string(*t.type_id) : "-";

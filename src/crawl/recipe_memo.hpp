@@ -1,9 +1,9 @@
 #pragma once
-// The recipe row of a GGUF model depends on a few metadata keys and on its tensors' names, types
-// and shapes only; quants of one base model by one uploader's policy, mirrors and re-uploads
-// share all of them, and inferring a custom recipe replays llama-quantize hundreds of times. So
-// rows are remembered by exactly those inputs (the whole text of them, not a hash), a few
-// thousand at most, for the process's life, by the crawl's derive threads.
+// The recipe row of a GGUF model depends on a few metadata keys (of the importance matrix's, only
+// whether there are any) and on its tensors' names, types and shapes; quants of one base model by
+// one policy, mirrors and re-uploads share all of them, and inferring a custom recipe replays
+// llama-quantize hundreds of times. So rows are remembered by exactly those inputs (the whole text
+// of them, not a hash), a few thousand at most, for the process's life, by the crawl's derive threads.
 #include <functional>
 #include <string>
 
