@@ -48,7 +48,7 @@ assemble() {
         echo "(\`modelcat query --limit 50 -f csv\`, timed by bash with the process's start), the others each in a fresh sqlite3 process timed by its"
         echo "\`.timer\` (the run of median wall time of 3; one run when it took over 2 s); crawls as"
         echo "\`modelcat crawl --quiet\` under /usr/bin/time. The machine is shared: wall times grow with the load"
-        echo "average noted under each label, CPU times much less."
+        echo "average noted under each label, CPU times less, but they too (one crawl's CPU time moved by 45 % within an hour on December 2)."
         echo
         printf '| item |'; for l in $labels; do printf ' %s |' "$l"; done; echo
         printf '|---|'; for l in $labels; do printf -- '---:|'; done; echo
