@@ -65,7 +65,7 @@ int64_t resolve_model_ref(SQLite::Database& db, const std::string& ref) {
                          " SELECT model_id, name, location, trim(iif(CAST(model_id AS TEXT) = ?1, 'model_id ', '') ||"
                          " iif(name = ?1, 'name ', '') || iif(location = ?1, 'location ', '') ||"
                          " iif(model_id IN named, 'store name', ''))"
-                         // model_id = CAST(...) first: every term of the OR an index lookup, no scan of models
+                         // the id's term as model_id = CAST(...): every term of the OR an index lookup, no scan of models
                          " FROM models WHERE (model_id = CAST(?1 AS INTEGER) AND CAST(model_id AS TEXT) = ?1)"
                          " OR name = ?1 OR location = ?1 OR model_id IN named"
                          " ORDER BY model_id");
