@@ -177,7 +177,8 @@ time_page() {
     for i in 1 2 3; do
         load=$(cut -d' ' -f1 /proc/loadavg)
         # shellcheck disable=SC2086  # one -p per parameter
-        t=$( { TIMEFORMAT='%R %U %S'; time "$modelcat" query --db "$db" "$f" $params --limit 50 -f csv >/dev/null 2>&1; } 2>&1) || return 0
+        t=$( { TIMEFORMAT='%R %U %S'; time "$modelcat" query --db "$db" "$f" $params --limit 50 -f csv >/dev/null 2>"$work/page.err"; } 2>&1) ||
+            { echo "bench/scale.sh: the first page of $f failed, its cell left empty: $(grep -v 'more follow' "$work/page.err")" >&2; return 0; }
         runs+=("$(echo "$t" | awk -v l="$load" '{printf "%.1f\t%.1f\t%s\n", $1 * 1000, ($2 + $3) * 1000, l}')")
     done
     printf '%s\n' "${runs[@]}" | sort -g | sed -n 2p
