@@ -198,7 +198,7 @@ Command crawl_command(CLI::App& app, const Settings& settings, std::string& db) 
     cmd->add_flag("--json-summary", f->json_summary,
                   "print one JSON object at the end: the totals and the new, changed, gone and failed (first 1,000 of each)");
     cmd->add_option("-j,--jobs", f->jobs,
-                    "models in flight: remote transfers, and local reads on up to 8 threads (default " + std::to_string(f->jobs) + ")")
+                    "models in flight: remote transfers, and local reads on one thread per core, at most 8 (default " + std::to_string(f->jobs) + ")")
         ->check(CLI::Range(1, 1024));
     cmd->add_option("--per-host", f->access.per_host, "remote transfers in flight per host (default " + std::to_string(f->access.per_host) + ")")
         ->check(CLI::Range(1, 256));
