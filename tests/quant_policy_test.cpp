@@ -122,6 +122,35 @@ TEST(QuantReplay, PartialTensorTypeShiftsTheDenseCounters) {
     }
 }
 
+// A --tensor-type pattern made of literals and one group of alternatives is matched without
+// std::regex: the replay must choose as the regex search would (a pattern ending in "(?:)" means the
+// same and still goes through std::regex).
+TEST(QuantReplay, TensorTypePatternsMatchAsTheRegexSearchWould) {
+    model::ModelDesc m{"llama", 13, 8, 8, 0, {{"token_embd.weight", {256, 512}}}};
+    for (int l = 0; l < 13; ++l)
+        for (const char* kind : {"attn_v", "ffn_down", "ffn_down_exps"})
+            m.tensors.push_back({"blk." + std::to_string(l) + "." + kind + ".weight", {256, 256}});
+    m.tensors.push_back({"output.weight", {256, 512}});
+    auto types = [&](const std::string& pattern) {
+        model::QuantizeOptions o;
+        o.tensor_types = {{pattern, GgmlTypeId::Q8_0}};
+        const model::Replay r = model::replay(m, model::FileType::MOSTLY_Q4_K_M, o);
+        std::vector<std::string> q8;
+        if (!r.refusal.empty()) q8.push_back(r.refusal.substr(0, r.refusal.find(':')));
+        for (size_t i = 0; i < r.types.size(); ++i)
+            if (r.types[i] == GgmlTypeId::Q8_0) q8.push_back(m.tensors[i].name);
+        return q8;
+    };
+    for (const std::string p : {"attn_v", "blk\\.(1|12)\\.attn_v", "blk\\.1\\.", "ffn_down\\.", "ffn_(down|up)_exps",
+                                "blk\\.(|1)2\\.", "token-embd", ""})
+        EXPECT_EQ(types(p), types(p + "(?:)")) << p;
+    EXPECT_EQ(types("blk\\.(1|12)\\.attn_v"),
+              (std::vector<std::string>{"blk.1.attn_v.weight", "blk.12.attn_v.weight"}));
+    EXPECT_EQ(types("ffn_down\\.").size(), 13u);
+    EXPECT_EQ(types("ffn_down").size(), 26u);
+    EXPECT_EQ(types("blk\\.(1|2"), std::vector<std::string>{"invalid --tensor-type pattern"});
+}
+
 // file_types.def is the one list: the catalogue's file_type_names is written from it, all of
 // llama.h's llama_ftype (0-41 and GUESSED), and every type llama-quantize writes is a live one.
 TEST(QuantReplay, FileTypeNamesAreTheCataloguesFileTypeNames) {
