@@ -82,6 +82,10 @@ CREATE TABLE models (
     tensor_index_hash TEXT               -- 64-bit hash (hex) of the data files' tensor indexes, in shard order (files.tensor_index_hash's encoding)
 );
 CREATE INDEX models_name ON models(name);  -- references by name (model_refs, `-p model=NAME`)
+-- schema 20: the orders the model-wide reports print in, so that they stream (named_tensors, quants, quant_summary)
+CREATE INDEX models_file_bytes ON models(file_bytes);
+CREATE INDEX models_format_size ON models(format, file_bytes);
+CREATE INDEX models_format_name ON models(format, name);
 
 -- One physical file of a model.
 CREATE TABLE files (
@@ -708,4 +712,4 @@ SELECT DISTINCT s.model_id, p.model_id AS projector_model_id, p.name AS projecto
   JOIN store_names s ON s.store = l.store AND s.root = l.root AND s.repo IS l.repo AND s.revision IS l.revision
  WHERE p.kind = 'mmproj' AND s.role = 'model' AND s.status = 'ok' AND s.model_id IS NOT NULL AND s.model_id <> p.model_id;
 
-PRAGMA user_version = 19;
+PRAGMA user_version = 20;

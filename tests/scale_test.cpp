@@ -348,6 +348,24 @@ TEST_F(ScaleCatalogue, PerModelReportsNeverScanTensorsOrMetadata) {
     }
 }
 
+// The reports that print every model walk an index in the order they print, so their rows stream
+// (the first page at once at 100,000 models) instead of being computed whole and then sorted;
+// fits, sorted by what it computes, is the control: the check sees its sort.
+TEST_F(ScaleCatalogue, ModelWideReportsStreamInThePrintedOrder) {
+    auto sorts_its_rows = [&](const std::string& name) {
+        SQLite::Statement plan(db(), "EXPLAIN QUERY PLAN " + std::string(*catalog::bundled_query(name)));
+        bool sorts = false;
+        while (plan.executeStep())  // parent 0: the statement itself, not a subquery or a CTE
+            sorts |= plan.getColumn(1).getInt() == 0 && plan.getColumn(3).getString() == "USE TEMP B-TREE FOR ORDER BY";
+        return sorts;
+    };
+    EXPECT_TRUE(sorts_its_rows("fits"));
+    for (const char* name : {"named_tensors", "quants", "quant_summary", "type_census", "header_budget", "recipes", "memory"}) {
+        EXPECT_FALSE(sorts_its_rows(name)) << name;
+        EXPECT_FALSE(catalog::run_query(db(), *catalog::bundled_query(name), {}).rows.empty()) << name;
+    }
+}
+
 TEST_F(ScaleCatalogue, PerModelViewLookupsNeverScanTensorsOrMetadata) {
     SQLite::Statement views(db(), "SELECT v.name FROM sqlite_schema v WHERE v.type = 'view'"
                                   " AND EXISTS (SELECT 1 FROM pragma_table_info(v.name) c WHERE c.name = 'model_id')");
