@@ -360,7 +360,8 @@ TEST_F(ScaleCatalogue, ModelWideReportsStreamInThePrintedOrder) {
         return sorts;
     };
     EXPECT_TRUE(sorts_its_rows("fits"));
-    for (const char* name : {"named_tensors", "quants", "quant_summary", "type_census", "header_budget", "recipes", "memory"}) {
+    for (const char* name :
+         {"named_tensors", "quants", "quant_summary", "type_census", "header_budget", "recipes", "memory"}) {
         EXPECT_FALSE(sorts_its_rows(name)) << name;
         EXPECT_FALSE(catalog::run_query(db(), *catalog::bundled_query(name), {}).rows.empty()) << name;
     }
