@@ -661,8 +661,8 @@ SELECT m.model_id, m.name, m.location,
        (SELECT group_concat(reason, char(10))
           FROM (SELECT r.reason FROM ggml_refusals r JOIN files rf USING (file_id)
                  WHERE r.model_id = m.model_id ORDER BY rf.shard, r.seq)) AS reasons
-  FROM models m JOIN files f ON f.model_id = m.model_id AND f.role = 'data'
- WHERE m.format = 'gguf'
+  FROM models m CROSS JOIN files f ON f.model_id = m.model_id AND f.role = 'data'
+ WHERE +m.format = 'gguf'  -- models in id order, not by models_format_size: each groups as it comes (100,000: 0.15 s, not 0.38)
  GROUP BY m.model_id;
 
 -- LoRA adapters: their type and alpha as the file holds them, and the architecture they adapt.

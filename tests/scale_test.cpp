@@ -348,8 +348,8 @@ TEST_F(ScaleCatalogue, PerModelReportsNeverScanTensorsOrMetadata) {
     }
 }
 
-// The reports that print every model walk an index in the order they print, so their rows stream
-// (the first page at once at 100,000 models) instead of being computed whole and then sorted;
+// The reports that print every model walk an index in the order they print instead of sorting every
+// row at the end, so their rows stream (memory after computing every model's figures first);
 // fits, sorted by what it computes, is the control: the check sees its sort.
 TEST_F(ScaleCatalogue, ModelWideReportsStreamInThePrintedOrder) {
     auto sorts_its_rows = [&](const std::string& name) {
