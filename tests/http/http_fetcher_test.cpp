@@ -519,11 +519,11 @@ TEST_F(HttpFetcherTest, RequestsPerMinuteSpacesRequests) {
     HttpOptions o = fast_options();
     o.max_requests_per_minute = 600;  // one every 0.1 s
     HttpFetcher fetcher(o);
+    const double run_start = seconds_since_epoch();  // before the first request can take its slot
     for (int i = 0; i < 6; ++i)
         fetcher.submit({nginx.url("/files/a.gguf"), static_cast<uint64_t>(i), 10}, [](HttpResponse r) {
             EXPECT_TRUE(r.ok());
         });
-    const double run_start = seconds_since_epoch();
     fetcher.run();
 
     auto log = nginx.wait_for_log(6);
@@ -531,8 +531,9 @@ TEST_F(HttpFetcherTest, RequestsPerMinuteSpacesRequests) {
     std::vector<double> starts;
     for (const auto& e : log) starts.push_back(e.start());
     std::sort(starts.begin(), starts.end());
-    // The k-th request may be sent 0.1 k s after the run starts, so the k-th arrival at nginx is no
-    // earlier; a delay on a loaded machine (a slow connect, nginx not scheduled) only makes it later.
+    // The k-th request takes its slot at least 0.1 k s after the first took one, after run_start: the
+    // k-th arrival at nginx is no earlier; a delay on a loaded machine (a slow connect, nginx not
+    // scheduled) only makes it later.
     // 2 ms: $msec and $request_time are whole milliseconds.
     for (size_t k = 0; k < starts.size(); ++k)
         EXPECT_GE(starts[k] - run_start, 0.1 * static_cast<double>(k) - 0.002) << "request " << k;
