@@ -1,13 +1,13 @@
 -- What reading the headers cost: bytes read and requests vs file size, and the share of the header held by tokenizer arrays. Params: :pattern (LIKE on name; without %: the names containing it).
 -- @param pattern like
--- Per model, the sums look up its files (files_model) and its array metadata (metadata_arrays): no scan of all metadata.
+-- Per model, the sums look up its files (files_model) and their tokenizer.* keys (metadata's key, file_id and key): no scan of all metadata.
 -- Models in name order (models_name): the rows stream, the first at once.
 WITH per_model AS (
     SELECT m.name, m.file_bytes, m.header_bytes,
            (SELECT sum(f.bytes_read) FROM files f WHERE f.model_id = m.model_id) AS bytes_read,
            (SELECT sum(f.requests) FROM files f WHERE f.model_id = m.model_id) AS requests,
-           (SELECT sum(md.array_bytes) FROM metadata md
-             WHERE md.model_id = m.model_id AND md.array_bytes IS NOT NULL AND md.key GLOB 'tokenizer.*') AS tok
+           (SELECT sum(md.array_bytes) FROM files f JOIN metadata md ON md.file_id = f.file_id
+             WHERE f.model_id = m.model_id AND md.key GLOB 'tokenizer.*') AS tok
       FROM models m
      WHERE m.name LIKE coalesce(:pattern, '%'))
 SELECT name, file_bytes, header_bytes, bytes_read, requests,

@@ -86,6 +86,10 @@ CREATE INDEX models_name ON models(name);  -- references by name (model_refs, `-
 CREATE INDEX models_file_bytes ON models(file_bytes);
 CREATE INDEX models_format_size ON models(format, file_bytes);
 CREATE INDEX models_format_name ON models(format, name);
+-- schema 21: what the whole-catalogue views group by, so that they read an index, not every row
+CREATE INDEX models_policy_groups ON models(architecture, block_count, file_type, policy_hash)
+    WHERE file_type IS NOT NULL AND kind = 'model';  -- same_file_type_different_policy
+CREATE INDEX models_other_kinds ON models(kind) WHERE kind IS NOT 'model';  -- type_rates subtracts these few
 
 -- One physical file of a model.
 CREATE TABLE files (
@@ -136,6 +140,14 @@ CREATE TABLE files (
     metadata_hash     TEXT               -- data files: 64-bit hash (hex) of every metadata entry (key, type, value), in key order
 );
 CREATE INDEX files_model ON files(model_id);
+-- schema 21: duplicates and same_weights_different_metadata group by these (the latter reads its
+-- answer from the index alone, in location order within each group)
+CREATE INDEX files_same_sha256 ON files(sha256)
+    WHERE status <> 'gone' AND header_hash IS NOT NULL AND role = 'data' AND sha256 IS NOT NULL;
+CREATE INDEX files_same_header ON files(size, header_hash)
+    WHERE status <> 'gone' AND header_hash IS NOT NULL AND role = 'data' AND sha256 IS NULL;
+CREATE INDEX files_same_tensor_index ON files(tensor_index_hash, location, metadata_hash, model_id)
+    WHERE role = 'data' AND status <> 'gone' AND tensor_count > 0 AND tensor_index_hash IS NOT NULL;
 
 -- Metadata: GGUF key/values, safetensors __metadata__ strings, config.json values, an Ollama
 -- manifest's layers. `value` has no declared type (BLOB affinity), so SQLite converts nothing
@@ -163,8 +175,6 @@ CREATE TABLE metadata (
     PRIMARY KEY (file_id, key)
 ) WITHOUT ROWID;
 CREATE INDEX metadata_key ON metadata(key);
--- Array metadata (tokenizer arrays and the like, a few per file), for header_budget.
-CREATE INDEX metadata_arrays ON metadata(model_id, key, array_bytes) WHERE array_bytes IS NOT NULL;
 
 -- Tensor descriptors (schema 18): what repeats across files, a name and a shape with its type, is
 -- stored once and referenced; a file's tensor is a short row of the numbers only it holds. The view
@@ -213,6 +223,7 @@ CREATE TABLE census (
     bits_per_weight REAL,                -- bytes * 8 / params
     PRIMARY KEY (model_id, type_name)
 ) WITHOUT ROWID;
+CREATE INDEX census_type ON census(type_id, type_name, tensors, params, bytes);  -- schema 21: type_rates reads it alone
 
 -- Per model, tensor kind and type (schema 7): what policy_map and policy_deviations read, written by
 -- the crawl. No rows for a model migrated from schema <= 6 until the next crawl re-reads its files.
@@ -578,13 +589,25 @@ SELECT c.model_id, c.type_id, c.type_name, c.tensors, c.params, c.bytes, c.bits_
   FROM census c;
 
 -- Every tensor type seen in models (kind = 'model'): its rate from the ggml table and as measured.
+-- The sums over every model (census_type alone) less those over the few of other kinds.
 CREATE VIEW type_rates AS
-SELECT c.type_id, c.type_name, g.bits_per_weight AS table_bits_per_weight,
-       CASE WHEN sum(c.params) > 0 THEN sum(c.bytes) * 8.0 / sum(c.params) END AS measured_bits_per_weight,
-       sum(c.tensors) AS tensors, count(DISTINCT c.model_id) AS models
-  FROM census c JOIN models m ON m.model_id = c.model_id AND m.kind = 'model'
-  LEFT JOIN ggml_types g ON g.type_id = c.type_id
- GROUP BY c.type_id, c.type_name;
+WITH every AS (SELECT type_id, type_name, sum(tensors) AS tensors, sum(params) AS params, sum(bytes) AS bytes,
+                      count(*) AS models  -- census has one row per model and type_name
+                 FROM census GROUP BY type_id, type_name),
+     other AS (SELECT c.type_id, c.type_name, sum(c.tensors) AS tensors, sum(c.params) AS params, sum(c.bytes) AS bytes,
+                      count(*) AS models
+                 FROM models m CROSS JOIN census c ON c.model_id = m.model_id  -- models_other_kinds first
+                WHERE m.kind IS NOT 'model' GROUP BY c.type_id, c.type_name),
+     model AS (SELECT e.type_id, e.type_name, e.tensors - coalesce(o.tensors, 0) AS tensors,
+                      e.params - coalesce(o.params, 0) AS params, e.bytes - coalesce(o.bytes, 0) AS bytes,
+                      e.models - coalesce(o.models, 0) AS models
+                 FROM every e LEFT JOIN other o ON o.type_id IS e.type_id AND o.type_name = e.type_name)
+SELECT t.type_id, t.type_name, g.bits_per_weight AS table_bits_per_weight,
+       CASE WHEN t.params > 0 THEN t.bytes * 8.0 / t.params END AS measured_bits_per_weight,
+       t.tensors, t.models
+  FROM model t LEFT JOIN ggml_types g ON g.type_id = t.type_id
+ WHERE t.models > 0
+ ORDER BY t.type_id, t.type_name;
 
 -- A model named by its model_id, its name, its first file's location, or a name its store gives it
 -- (reports take any of these).
@@ -623,11 +646,16 @@ SELECT g.architecture, g.file_type, f.name AS file_type_name,
        count(*) AS models, count(DISTINCT g.policy_hash) AS policies,
        group_concat(g.model_id, ',') AS model_ids, group_concat(g.name, ',') AS names,
        group_concat(iif(g.why <> 'stock', g.name || ': ' || g.why, NULL), char(10)) AS why
-  FROM (SELECT m.*, r.why FROM models m LEFT JOIN recipes r ON r.model_id = m.model_id
-         WHERE m.file_type IS NOT NULL AND m.kind = 'model' ORDER BY m.model_id) g
+  FROM (SELECT m.model_id, m.name, m.architecture, m.block_count, m.file_type, m.policy_hash, r.why
+          FROM (SELECT architecture, block_count, file_type FROM models  -- the groups, from models_policy_groups alone
+                 WHERE file_type IS NOT NULL AND kind = 'model'
+                 GROUP BY architecture, block_count, file_type HAVING count(DISTINCT policy_hash) > 1) d
+          JOIN models m ON m.architecture IS d.architecture AND m.block_count IS d.block_count AND m.file_type = d.file_type
+                       AND m.kind = 'model'
+          LEFT JOIN recipes r ON r.model_id = m.model_id
+         ORDER BY m.model_id) g
   LEFT JOIN file_type_names f ON f.file_type = g.file_type
- GROUP BY g.architecture, g.block_count, g.file_type
-HAVING count(DISTINCT g.policy_hash) > 1;
+ GROUP BY g.architecture, g.block_count, g.file_type;
 
 -- Identical content at several locations (mirrors, copies): same sha256 where known, else same
 -- size and header hash.
@@ -636,20 +664,28 @@ SELECT size, header_hash, sha256,
        count(*) AS location_count,                      -- how many files hold this content
        group_concat(location, char(10)) AS paths,       -- their locations, one per line
        group_concat(model_id, ',') AS model_ids
-  FROM (SELECT * FROM files WHERE status <> 'gone' AND header_hash IS NOT NULL AND role = 'data' ORDER BY location)
- GROUP BY coalesce(sha256, size || ':' || header_hash)
-HAVING count(*) > 1;
+  FROM (SELECT f.size, f.header_hash, f.sha256, f.location, f.model_id  -- the members of groups found in the indexes alone
+          FROM (SELECT sha256 FROM files WHERE status <> 'gone' AND header_hash IS NOT NULL AND role = 'data' AND sha256 IS NOT NULL
+                 GROUP BY sha256 HAVING count(*) > 1) d
+          JOIN files f ON f.sha256 = d.sha256 AND f.status <> 'gone' AND f.header_hash IS NOT NULL AND f.role = 'data'
+        UNION ALL
+        SELECT f.size, f.header_hash, f.sha256, f.location, f.model_id
+          FROM (SELECT size, header_hash FROM files WHERE status <> 'gone' AND header_hash IS NOT NULL AND role = 'data' AND sha256 IS NULL
+                 GROUP BY size, header_hash HAVING count(*) > 1) d
+          JOIN files f ON f.size = d.size AND f.header_hash = d.header_hash AND f.status <> 'gone' AND f.role = 'data' AND f.sha256 IS NULL
+        ORDER BY location)
+ GROUP BY coalesce(sha256, size || ':' || header_hash);
 
 -- Data files whose tensor index is identical (same names, types, shapes and offsets) but whose
 -- metadata differs: a re-templated or re-tagged upload of the same weights, or (headers cannot
 -- tell) another fine-tune with the same layout; `modelcat audit` compares values.
 CREATE VIEW same_weights_different_metadata AS
-SELECT f.tensor_index_hash, count(*) AS files, count(DISTINCT f.metadata_hash) AS metadata_variants,
-       group_concat(f.location, char(10)) AS locations, group_concat(f.model_id, ',') AS model_ids
-  FROM (SELECT * FROM files WHERE role = 'data' AND status <> 'gone' AND tensor_count > 0
-           AND tensor_index_hash IS NOT NULL ORDER BY location) f
- GROUP BY f.tensor_index_hash
-HAVING count(DISTINCT f.metadata_hash) > 1;
+SELECT tensor_index_hash, count(*) AS files, count(DISTINCT metadata_hash) AS metadata_variants,
+       group_concat(location, char(10)) AS locations, group_concat(model_id, ',') AS model_ids
+  FROM files INDEXED BY files_same_tensor_index  -- its order: by tensor index, then location
+ WHERE role = 'data' AND status <> 'gone' AND tensor_count > 0 AND tensor_index_hash IS NOT NULL
+ GROUP BY tensor_index_hash
+HAVING count(DISTINCT metadata_hash) > 1;
 
 -- One row per GGUF model: readable 1 when ggml reads all its data files, 0 when it refuses one,
 -- NULL while a file migrated from schema <= 8 waits for the next crawl to re-read it; reasons:
@@ -712,4 +748,4 @@ SELECT DISTINCT s.model_id, p.model_id AS projector_model_id, p.name AS projecto
   JOIN store_names s ON s.store = l.store AND s.root = l.root AND s.repo IS l.repo AND s.revision IS l.revision
  WHERE p.kind = 'mmproj' AND s.role = 'model' AND s.status = 'ok' AND s.model_id IS NOT NULL AND s.model_id <> p.model_id;
 
-PRAGMA user_version = 20;
+PRAGMA user_version = 21;
