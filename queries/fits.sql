@@ -26,15 +26,11 @@ WITH sizes AS (SELECT 'vram' AS what, CAST(:vram AS TEXT) AS txt UNION ALL SELEC
              FROM models m CROSS JOIN s LEFT JOIN memory_terms t ON t.model_id = m.model_id
              JOIN quant_summary q ON q.model_id = m.model_id
             WHERE m.kind LIKE coalesce(:kind, 'model') AND m.name LIKE coalesce(:pattern, '%')),
-     -- models whose caches and per-token terms are equal (a family's quants) have equal context-dependent figures:
-     -- each model is given the first model of its shape, whose figures are computed once
+     -- models of equal memory_terms.shape_hash (a family's quants) have equal context-dependent figures: each model is
+     -- given the first model of its shape, whose figures are computed once (a model without a hash is a shape of its own)
      shaped AS MATERIALIZED (
-         SELECT model_id, min(model_id) OVER (PARTITION BY shape) AS shape_model
-           FROM (SELECT t.model_id, json_array(t.ctx_train, t.whole_blocks, t.logits_per_token, t.attention_per_token,
-                                               t.scores_per_token_cell, t.layer_per_token,
-                                               (SELECT group_concat(json_array(c.kind, c.window, c.k_elements, c.v_elements, c.v_padded_elements))
-                                                  FROM memory_caches c WHERE c.model_id = t.model_id)) AS shape
-                   FROM r JOIN memory_terms t ON t.model_id = r.model_id AND t.basis = 'modelled')),
+         SELECT t.model_id, min(t.model_id) OVER (PARTITION BY coalesce(t.shape_hash, t.model_id)) AS shape_model
+           FROM r JOIN memory_terms t ON t.model_id = r.model_id AND t.basis = 'modelled'),
      shape_terms AS MATERIALIZED (SELECT t.* FROM memory_terms t WHERE t.model_id IN (SELECT shape_model FROM shaped WHERE shape_model = model_id)),
      -- the contexts a person picks, and the trained one, each evaluated as the memory report would
      candidates(c) AS (VALUES (512), (1024), (2048), (4096), (8192), (12288), (16384), (24576), (32768), (49152), (65536),

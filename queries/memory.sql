@@ -6,37 +6,44 @@
 -- @param model model
 -- @table name location ctx weights_bytes=weights kv_bytes=kv compute_bytes=compute total_bytes=total basis note
 -- in sqlite3: .param set :ctx 32768 (and the others), then .read queries/memory.sql
+-- The KV cache and compute buffer are computed once per shape (memory_terms.shape_hash; a model without one is a
+-- shape of its own), then every model is read in name order (models_name) with its shape's: the rows stream.
 WITH s AS (SELECT coalesce(:ctx, 4096) AS ctx, coalesce(:cache, 'f16') AS cache, coalesce(:batch, 2048) AS batch,
                   coalesce(:ubatch, 512) AS ubatch, coalesce(:flash, 'auto') <> 'off' AS flash, coalesce(:swa_full, 0) AS swa_full),
-     r AS NOT MATERIALIZED (SELECT m.model_id, m.name, m.location, t.basis, t.reason, t.ctx_train, iif(s.ctx = 0, t.ctx_train, s.ctx) AS ctx, s.cache, s.flash
-             FROM models m CROSS JOIN s LEFT JOIN memory_terms t ON t.model_id = m.model_id
-            WHERE m.kind LIKE coalesce(:kind, 'model') AND (:model IS NULL OR m.model_id = :model)),
-     w AS (SELECT model_id, ctx FROM r WHERE basis = 'modelled'),
-     -- the figures of each (model, context) of w, as src/format/memory_figures.cpp computes them (tests hold the two equal)
-     p AS (SELECT w.model_id, w.ctx, (w.ctx + 255) / 256 * 256 AS n_ctx, min(w.ctx, s.batch, s.ubatch) AS tok, s.cache, s.flash, s.swa_full,
-                  CASE s.cache WHEN 'f16' THEN 64 WHEN 'q8_0' THEN 34 WHEN 'q4_0' THEN 18 END AS per_32  -- bytes of 32 elements
+     chosen AS NOT MATERIALIZED (SELECT m.* FROM models m WHERE m.kind LIKE coalesce(:kind, 'model') AND (:model IS NULL OR m.model_id = :model)),
+     -- one model of each shape among those chosen, and its context
+     shapes AS (SELECT coalesce(t.shape_hash, t.model_id) AS shape, min(t.model_id) AS model_id
+                  FROM chosen m JOIN memory_terms t ON t.model_id = m.model_id AND t.basis = 'modelled' GROUP BY 1),
+     -- the figures of each shape, as src/format/memory_figures.cpp computes them (tests hold the two equal)
+     w AS (SELECT h.shape, h.model_id, iif(s.ctx = 0, t.ctx_train, s.ctx) AS ctx FROM shapes h JOIN memory_terms t ON t.model_id = h.model_id, s),
+     p AS (SELECT w.shape, w.model_id, w.ctx, (w.ctx + 255) / 256 * 256 AS n_ctx, min(w.ctx, s.batch, s.ubatch) AS tok, s.cache, s.flash,
+                  s.swa_full, CASE s.cache WHEN 'f16' THEN 64 WHEN 'q8_0' THEN 34 WHEN 'q4_0' THEN 18 END AS per_32  -- bytes of 32 elements
              FROM w CROSS JOIN s),
      -- each cache's cells: the context rounded up to 256, a sliding one the window and a micro-batch
-     cells AS (SELECT p.model_id, p.ctx, c.k_elements, iif(p.flash, c.v_elements, c.v_padded_elements) AS v_elements, p.per_32, p.tok, p.flash,
+     cells AS (SELECT p.shape, c.k_elements, iif(p.flash, c.v_elements, c.v_padded_elements) AS v_elements, p.per_32, p.tok, p.flash,
                       iif(c.kind = 'sliding' AND NOT p.swa_full, min(p.n_ctx, (c.window + p.tok + 255) / 256 * 256), p.n_ctx) AS cells
                  FROM p JOIN memory_caches c ON c.model_id = p.model_id),
-     caches AS (SELECT model_id, ctx, sum((k_elements * per_32 / 32 + v_elements * per_32 / 32) * cells) AS kv_bytes,
+     caches AS (SELECT shape, sum((k_elements * per_32 / 32 + v_elements * per_32 / 32) * cells) AS kv_bytes,
                        sum(cells * ((tok + 63) / 64 * 64) * iif(flash, 2, 4)) AS masks,  -- GGML_KQ_MASK_PAD; f16 with flash attention
                        iif(flash, 0, max(cells)) AS score_cells
-                  FROM cells GROUP BY model_id, ctx),
+                  FROM cells GROUP BY shape),
+     shape_figures AS MATERIALIZED (
+         SELECT p.shape,
+                iif(p.per_32 IS NULL OR (p.cache <> 'f16' AND (NOT p.flash OR NOT t.whole_blocks)), NULL, coalesce(k.kv_bytes, 0)) AS kv_bytes,
+                max(t.logits_per_token * p.tok, coalesce(k.masks, 0) + max(t.scores_per_token_cell * coalesce(k.score_cells, 0) * p.tok +
+                    t.attention_per_token * p.tok, t.layer_per_token * p.tok)) AS compute_bytes
+           FROM p JOIN memory_terms t ON t.model_id = p.model_id LEFT JOIN caches k ON k.shape = p.shape),
      -- a projector beside it in its store (view model_projectors), loaded with it
-     projectors AS (SELECT model_id, sum(projector_bytes) AS projector_bytes FROM model_projectors GROUP BY model_id),
-     figures AS (SELECT p.model_id, p.ctx, t.weights_bytes, t.repack_bytes, t.recurrent_bytes, t.output_bytes,
-                        coalesce(j.projector_bytes, 0) AS projector_bytes,
-                        iif(p.per_32 IS NULL OR (p.cache <> 'f16' AND (NOT p.flash OR NOT t.whole_blocks)), NULL, coalesce(k.kv_bytes, 0)) AS kv_bytes,
-                        max(t.logits_per_token * p.tok, coalesce(k.masks, 0) + max(t.scores_per_token_cell * coalesce(k.score_cells, 0) * p.tok +
-                            t.attention_per_token * p.tok, t.layer_per_token * p.tok)) AS compute_bytes
-                   FROM p JOIN memory_terms t ON t.model_id = p.model_id AND t.basis = 'modelled'
-                   LEFT JOIN caches k ON k.model_id = p.model_id AND k.ctx = p.ctx
-                   LEFT JOIN projectors j ON j.model_id = p.model_id),
-     total AS (SELECT f.*, f.weights_bytes + f.repack_bytes + f.kv_bytes + f.recurrent_bytes + f.output_bytes + f.compute_bytes + f.projector_bytes AS total_bytes
-                 FROM figures f)
-SELECT r.model_id, name, r.ctx, ctx_train, r.ctx > ctx_train AND ctx_train > 0 AS over_train, cache, iif(flash, 'on', 'off') AS flash,
+     projectors AS MATERIALIZED (SELECT model_id, sum(projector_bytes) AS projector_bytes FROM model_projectors GROUP BY model_id),
+     r AS (SELECT m.model_id, m.name, m.location, t.basis, t.reason, t.ctx_train, iif(s.ctx = 0, t.ctx_train, s.ctx) AS ctx, s.cache, s.flash,
+                  iif(t.basis = 'modelled', coalesce(j.projector_bytes, 0), NULL) AS projector_bytes,
+                  t.weights_bytes, t.repack_bytes, t.recurrent_bytes, t.output_bytes, f.kv_bytes, f.compute_bytes
+             FROM chosen m CROSS JOIN s LEFT JOIN memory_terms t ON t.model_id = m.model_id
+             LEFT JOIN shape_figures f ON f.shape = coalesce(t.shape_hash, t.model_id) AND t.basis = 'modelled'
+             LEFT JOIN projectors j ON j.model_id = m.model_id),
+     total AS (SELECT r.*, weights_bytes + repack_bytes + kv_bytes + recurrent_bytes + output_bytes + compute_bytes + projector_bytes AS total_bytes
+                 FROM r)
+SELECT model_id, name, ctx, ctx_train, ctx > ctx_train AND ctx_train > 0 AS over_train, cache, iif(flash, 'on', 'off') AS flash,
        weights_bytes, repack_bytes, kv_bytes, recurrent_bytes, output_bytes, iif(kv_bytes IS NULL, NULL, compute_bytes) AS compute_bytes,
        projector_bytes,
        total_bytes, round(kv_bytes / 1048576.0, 2) AS kv_mib, round(total_bytes / 1073741824.0, 2) AS total_gib,
@@ -48,5 +55,5 @@ SELECT r.model_id, name, r.ctx, ctx_train, r.ctx > ctx_train AND ctx_train > 0 A
             WHEN total_bytes IS NULL THEN 'a ' || cache || ' cache needs rows of whole blocks'
        END AS note,
        location
-  FROM r LEFT JOIN total USING (model_id)
- ORDER BY name, r.model_id;
+  FROM total
+ ORDER BY name, model_id;

@@ -406,7 +406,12 @@ CREATE TABLE memory_terms (
     logits_per_token INTEGER,          -- logits and two hidden states
     attention_per_token INTEGER,       -- Q, K and V of every head and two hidden states
     scores_per_token_cell INTEGER,     -- the attention scores without flash attention: heads x f32
-    layer_per_token INTEGER            -- the larger of the FFN's (dense or the chosen experts') and the SSM's activations
+    layer_per_token INTEGER,           -- the larger of the FFN's (dense or the chosen experts') and the SSM's activations
+    -- schema 22: 64-bit hash (hex) of what the context-dependent figures are arithmetic on (ctx_train, whole_blocks,
+    -- the compute terms, each cache's kind, window and elements: src/model/memory_terms.cpp): equal hash, equal KV
+    -- cache and compute buffer at every setting, so memory and fits compute them once per shape. NULL when not
+    -- modelled, and for a model migrated from schema <= 21 until the next crawl re-reads it (a shape of its own).
+    shape_hash TEXT
 );
 
 -- One row per attention cache llama.cpp creates for a modelled model (none for a recurrent one).
@@ -748,4 +753,4 @@ SELECT DISTINCT s.model_id, p.model_id AS projector_model_id, p.name AS projecto
   JOIN store_names s ON s.store = l.store AND s.root = l.root AND s.repo IS l.repo AND s.revision IS l.revision
  WHERE p.kind = 'mmproj' AND s.role = 'model' AND s.status = 'ok' AND s.model_id IS NOT NULL AND s.model_id <> p.model_id;
 
-PRAGMA user_version = 21;
+PRAGMA user_version = 22;

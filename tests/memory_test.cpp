@@ -160,3 +160,43 @@ TEST(MemoryArithmetic, TheLineupsQ4KMAsLlamaCppAllocatesIt) {
     EXPECT_EQ(m.other_weight_bytes + layers,
               f.weights_bytes);  // the file's tensors are packed: the mapped span is their sum
 }
+
+// memory_terms.shape_hash decides which models share one computation of the KV cache and compute
+// buffer (queries/memory.sql, fits.sql): every term those figures read changes it, and what they do
+// not read (the weights, the layer counts) leaves it, with the figures, unchanged.
+TEST(MemoryShape, HashCoversEveryTermTheContextDependentFiguresRead) {
+    const model::MemoryTerms base = format::memory_terms(small_arch_model("gemma2-f16"));  // a full and a sliding cache
+    ASSERT_EQ(base.caches.size(), 2u);
+    const std::string hash = model::memory_shape_hash(base);
+    auto changed = [&](auto&& edit) {
+        model::MemoryTerms t = base;
+        edit(t);
+        return model::memory_shape_hash(t) != hash;
+    };
+    EXPECT_TRUE(changed([](auto& t) { t.ctx_train += 1; }));
+    EXPECT_TRUE(changed([](auto& t) { t.whole_blocks = !t.whole_blocks; }));
+    EXPECT_TRUE(changed([](auto& t) { t.logits_per_token += 1; }));
+    EXPECT_TRUE(changed([](auto& t) { t.attention_per_token += 1; }));
+    EXPECT_TRUE(changed([](auto& t) { t.scores_per_token_cell += 1; }));
+    EXPECT_TRUE(changed([](auto& t) { t.layer_per_token += 1; }));
+    EXPECT_TRUE(changed([](auto& t) { t.caches.pop_back(); }));
+    EXPECT_TRUE(changed([](auto& t) { t.caches[1].kind = model::CacheKind::full; }));
+    EXPECT_TRUE(changed([](auto& t) { t.caches[1].window += 1; }));
+    EXPECT_TRUE(changed([](auto& t) { t.caches[0].k_elements += 1; }));
+    EXPECT_TRUE(changed([](auto& t) { t.caches[0].v_elements += 1; }));
+    EXPECT_TRUE(changed([](auto& t) { t.caches[1].v_padded_elements += 1; }));
+    EXPECT_TRUE(changed([](auto& t) { std::swap(t.caches[0], t.caches[1]); }));
+
+    model::MemoryTerms other = base;  // another quant of the family: other weights, the same shape
+    other.weights_bytes += 4096, other.repack_bytes += 64, other.layer_weight_bytes_max += 8;
+    other.repeating_weight_bytes += 16, other.other_weight_bytes += 32, other.recurrent_bytes += 128;
+    other.output_bytes += 4, other.n_layer += 1, other.caches[0].layers += 1;
+    EXPECT_EQ(model::memory_shape_hash(other), hash);
+    for (const format::MemorySettings s : {format::MemorySettings{.ctx = 512}, {.ctx = 8192, .flash = format::Flash::off},
+                                           {.ctx = 131072, .cache = CacheType::q8_0}}) {
+        const auto a = std::get<format::MemoryFigures>(format::memory_figures(base, s));
+        const auto b = std::get<format::MemoryFigures>(format::memory_figures(other, s));
+        EXPECT_EQ(a.kv_bytes, b.kv_bytes);
+        EXPECT_EQ(a.compute_bytes, b.compute_bytes);
+    }
+}

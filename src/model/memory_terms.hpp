@@ -32,6 +32,11 @@ struct MemoryTerms {
     uint64_t logits_per_token = 0, attention_per_token = 0, scores_per_token_cell = 0, layer_per_token = 0;
 };
 
+// 64-bit hash (hex) of the terms the context-dependent figures are arithmetic on: the trained
+// context, whole_blocks, the compute terms and each cache's kind, window and elements. Models of
+// equal shape (a family's quants) have equal KV cache and compute buffer at every setting.
+std::string memory_shape_hash(const MemoryTerms& t);
+
 // A model's memory_terms row: its terms, or why there are none ("not modelled for ARCH").
 struct MemoryRow {
     std::optional<MemoryTerms> terms;
