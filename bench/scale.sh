@@ -44,7 +44,7 @@ assemble() {
         echo "# The catalogue at scale (\`bench/scale.sh\`)"
         echo
         echo "Times in ms, wall (CPU = user + sys) and the 1-minute load average when the timing began: views as \`SELECT count(*) FROM (SELECT * FROM V)\`"
-        echo "(which skips the columns a count does not need), from dec03 on also every row written out and the first 50 rows"
+        echo "(which skips the columns a count does not need), from dec02-final on also every row written out and the first 50 rows"
         echo "(and \`tensors\` as documented, one model's rows), reports as bundled (their whole output, written to /dev/null) and their first page"
         echo "(\`modelcat query --limit 50 -f csv\`, timed by bash with the process's start), the others each in a fresh sqlite3 process timed by its"
         echo "\`.timer\` (the run of median wall time of 3; one run when it took over 2 s); crawls as"

@@ -21,25 +21,21 @@ WITH sizes AS (SELECT 'vram' AS what, CAST(:vram AS TEXT) AS txt UNION ALL SELEC
                   -- what the GPU's driver and the compute estimate's error may take (docs/memory.md)
                   (SELECT bytes FROM parsed WHERE what = 'vram') - coalesce((SELECT bytes FROM parsed WHERE what = 'margin'),
                       max(536870912, (SELECT bytes FROM parsed WHERE what = 'vram') / 20)) AS vram),
-     r AS NOT MATERIALIZED (SELECT m.model_id, m.name, m.location, q.bits_per_weight, q.file_type_name, t.basis, t.reason, t.ctx_train, t.n_layer, t.layer_weight_bytes_max,
-                  iif(s.ctx = 0, t.ctx_train, s.ctx) AS ctx, s.vram, s.ram
-             FROM models m CROSS JOIN s LEFT JOIN memory_terms t ON t.model_id = m.model_id
-             JOIN quant_summary q ON q.model_id = m.model_id
-            WHERE m.kind LIKE coalesce(:kind, 'model') AND m.name LIKE coalesce(:pattern, '%')),
-     -- models of equal memory_terms.shape_hash (a family's quants) have equal context-dependent figures: each model is
-     -- given the first model of its shape, whose figures are computed once (a model without a hash is a shape of its own)
-     shaped AS MATERIALIZED (
-         SELECT t.model_id, min(t.model_id) OVER (PARTITION BY coalesce(t.shape_hash, t.model_id)) AS shape_model
-           FROM r JOIN memory_terms t ON t.model_id = r.model_id AND t.basis = 'modelled'),
-     shape_terms AS MATERIALIZED (SELECT t.* FROM memory_terms t WHERE t.model_id IN (SELECT shape_model FROM shaped WHERE shape_model = model_id)),
+     -- one model of each shape among those asked for (memory_terms.shape_key: models of one shape, a family's quants,
+     -- have equal context-dependent figures), whose figures are computed once
+     shapes AS MATERIALIZED (
+         SELECT t.shape_key AS shape, min(t.model_id) AS model_id
+           FROM models m JOIN memory_terms t ON t.model_id = m.model_id AND t.basis = 'modelled'
+          WHERE m.kind LIKE coalesce(:kind, 'model') AND m.name LIKE coalesce(:pattern, '%') GROUP BY 1),
+     shape_terms AS MATERIALIZED (SELECT h.shape, t.* FROM shapes h JOIN memory_terms t ON t.model_id = h.model_id),
      -- the contexts a person picks, and the trained one, each evaluated as the memory report would
      candidates(c) AS (VALUES (512), (1024), (2048), (4096), (8192), (12288), (16384), (24576), (32768), (49152), (65536),
                               (98304), (131072), (196608), (262144), (393216), (524288), (786432), (1048576)),
-     w AS (SELECT model_id, iif(s.ctx = 0, ctx_train, s.ctx) AS ctx FROM shape_terms, s
-           UNION SELECT model_id, c FROM shape_terms, candidates WHERE c <= ctx_train
-           UNION SELECT model_id, ctx_train FROM shape_terms WHERE ctx_train > 0),
+     w AS (SELECT shape, iif(s.ctx = 0, ctx_train, s.ctx) AS ctx FROM shape_terms, s
+           UNION SELECT shape, c FROM shape_terms, candidates WHERE c <= ctx_train
+           UNION SELECT shape, ctx_train FROM shape_terms WHERE ctx_train > 0),
      -- the figures of each (shape, context) of w, as src/format/memory_figures.cpp computes them (tests hold the two equal)
-     p AS (SELECT w.model_id, w.ctx, (w.ctx + 255) / 256 * 256 AS n_ctx, min(w.ctx, s.batch, s.ubatch) AS tok, s.cache, s.flash, s.swa_full,
+     p AS (SELECT w.shape, w.ctx, (w.ctx + 255) / 256 * 256 AS n_ctx, min(w.ctx, s.batch, s.ubatch) AS tok, s.cache, s.flash, s.swa_full,
                   s.ctx AS asked_ctx,
                   CASE s.cache WHEN 'f16' THEN 64 WHEN 'q8_0' THEN 34 WHEN 'q4_0' THEN 18 END AS per_32  -- bytes of 32 elements
              FROM w CROSS JOIN s),
@@ -48,34 +44,45 @@ WITH sizes AS (SELECT 'vram' AS what, CAST(:vram AS TEXT) AS txt UNION ALL SELEC
          SELECT p.*, c.k_elements, iif(p.flash, c.v_elements, c.v_padded_elements) AS v_elements,
                 CASE WHEN c.model_id IS NULL THEN NULL
                      WHEN c.kind = 'sliding' AND NOT p.swa_full THEN min(p.n_ctx, (c.window + p.tok + 255) / 256 * 256) ELSE p.n_ctx END AS cells
-           FROM p LEFT JOIN memory_caches c ON c.model_id = p.model_id),
+           FROM p JOIN shapes h ON h.shape = p.shape LEFT JOIN memory_caches c ON c.model_id = h.model_id),
      -- per (shape, context): its caches summed, and the compute buffer
      figures AS MATERIALIZED (
-         SELECT x.model_id, x.ctx, x.ctx = iif(x.asked_ctx = 0, t.ctx_train, x.asked_ctx) AS chosen,
+         SELECT x.shape, x.ctx, x.ctx = iif(x.asked_ctx = 0, t.ctx_train, x.asked_ctx) AS chosen,
                 iif(x.per_32 IS NULL OR (x.cache <> 'f16' AND (NOT x.flash OR NOT t.whole_blocks)), NULL,
                     coalesce(sum((x.k_elements * x.per_32 / 32 + x.v_elements * x.per_32 / 32) * x.cells), 0)) AS kv_bytes,
                 max(t.logits_per_token * x.tok,
                     coalesce(sum(x.cells * ((x.tok + 63) / 64 * 64) * iif(x.flash, 2, 4)), 0)  -- GGML_KQ_MASK_PAD; f16 with flash attention
                     + max(t.scores_per_token_cell * coalesce(iif(x.flash, 0, max(x.cells)), 0) * x.tok + t.attention_per_token * x.tok,
                           t.layer_per_token * x.tok)) AS compute_bytes
-           FROM cells x JOIN shape_terms t ON t.model_id = x.model_id
-          GROUP BY x.model_id, x.ctx),
+           FROM cells x JOIN shape_terms t ON t.shape = x.shape
+          GROUP BY x.shape, x.ctx),
      -- a projector beside it in its store (view model_projectors), loaded with it
-     projectors AS (SELECT model_id, sum(projector_bytes) AS projector_bytes FROM model_projectors GROUP BY model_id),
-     -- per model: what does not grow with the context (on a GPU: the memory report's total without repack_bytes, the CPU
-     -- backend's second copy; a GPU repacks nothing), the figures at the context asked for, and the largest context that fits wholly
-     base AS (SELECT k.model_id, k.shape_model, t.output_bytes,
-                     t.weights_bytes + t.recurrent_bytes + t.output_bytes + coalesce(j.projector_bytes, 0) AS base_bytes
-                FROM shaped k JOIN memory_terms t ON t.model_id = k.model_id LEFT JOIN projectors j ON j.model_id = k.model_id),
-     per_model AS MATERIALIZED (
-         SELECT b.model_id, (SELECT max(g.ctx) FROM figures g WHERE g.model_id = b.shape_model AND b.base_bytes + g.kv_bytes + g.compute_bytes <= s.vram) AS max_ctx,
-                b.base_bytes + c.kv_bytes + c.compute_bytes AS total_bytes, c.compute_bytes + b.output_bytes AS fixed_bytes, c.kv_bytes
-           FROM base b CROSS JOIN s JOIN figures c ON c.model_id = b.shape_model AND c.chosen),
-     fit AS (SELECT r.*, t.total_bytes, t.total_bytes <= r.vram AS fits,
-                    -- partial offload: the compute and output buffers, then whole layers with their share of the KV cache
-                    max(0, min(r.n_layer, (r.vram - t.fixed_bytes) / (r.layer_weight_bytes_max + (t.kv_bytes + r.n_layer - 1) / r.n_layer))) AS layers_fit,
-                    t.max_ctx, t.fixed_bytes, t.kv_bytes
-               FROM r LEFT JOIN per_model t ON t.model_id = r.model_id)
+     projectors AS MATERIALIZED (SELECT model_id, sum(projector_bytes) AS projector_bytes FROM model_projectors GROUP BY model_id),
+     -- per model: what does not grow with the context (on a GPU:
+     -- the memory report's total without repack_bytes, the CPU backend's second copy; a GPU repacks nothing), its shape's
+     -- figures at the context asked for, and the largest context that fits wholly
+     r AS NOT MATERIALIZED (
+         SELECT q.model_id, q.name, q.location, q.bits_per_weight, q.file_type_name, t.basis, t.reason, t.ctx_train, t.n_layer,
+                t.layer_weight_bytes_max, iif(s.ctx = 0, t.ctx_train, s.ctx) AS ctx, s.vram, s.ram, c.kv_bytes,
+                t.weights_bytes + t.recurrent_bytes + t.output_bytes + coalesce(j.projector_bytes, 0) + c.kv_bytes + c.compute_bytes AS total_bytes,
+                c.compute_bytes + t.output_bytes AS fixed_bytes,
+                (SELECT max(g.ctx) FROM figures g WHERE g.shape = c.shape AND t.weights_bytes + t.recurrent_bytes + t.output_bytes
+                     + coalesce(j.projector_bytes, 0) + g.kv_bytes + g.compute_bytes <= s.vram) AS max_ctx
+           FROM quant_summary q CROSS JOIN s LEFT JOIN memory_terms t ON t.model_id = q.model_id
+           LEFT JOIN figures c ON c.shape = t.shape_key AND c.chosen
+           LEFT JOIN projectors j ON j.model_id = q.model_id
+          WHERE q.kind LIKE coalesce(:kind, 'model') AND q.name LIKE coalesce(:pattern, '%')),
+     fit AS NOT MATERIALIZED (
+         SELECT r.*, r.total_bytes <= r.vram AS fits,
+                -- partial offload: the compute and output buffers, then whole layers with their share of the KV cache
+                max(0, min(r.n_layer, (r.vram - r.fixed_bytes) / (r.layer_weight_bytes_max + (r.kv_bytes + r.n_layer - 1) / r.n_layer))) AS layers_fit
+           FROM r)
+,
+     -- the models that fit, largest rate first (the index models_rate: they stream), then the others, those that do not
+     -- fit before those without figures
+     ordered AS NOT MATERIALIZED (
+         SELECT * FROM (SELECT * FROM fit WHERE fits IS 1 ORDER BY bits_per_weight DESC, name, model_id)
+         UNION ALL SELECT * FROM (SELECT * FROM fit WHERE fits IS NOT 1 ORDER BY fits DESC, bits_per_weight DESC, name, model_id))
 SELECT model_id, name, file_type_name, round(bits_per_weight, 4) AS bits_per_weight, ctx, total_bytes,
        round(total_bytes / 1073741824.0, 2) AS total_gib, fits, iif(fits, n_layer, layers_fit) AS gpu_layers, n_layer,
        iif(fits, 0, total_bytes - fixed_bytes - layers_fit * (layer_weight_bytes_max + (kv_bytes + n_layer - 1) / n_layer)) AS ram_bytes,
@@ -85,5 +92,4 @@ SELECT model_id, name, file_type_name, round(bits_per_weight, 4) AS bits_per_wei
             WHEN basis = 'not_modelled' THEN reason
             WHEN total_bytes IS NULL THEN 'no figures at these settings (see the memory report''s note)' END AS note,
        location
-  FROM fit
- ORDER BY fits DESC, bits_per_weight DESC, name, model_id;
+  FROM ordered;

@@ -6,13 +6,13 @@
 -- @param model model
 -- @table name location ctx weights_bytes=weights kv_bytes=kv compute_bytes=compute total_bytes=total basis note
 -- in sqlite3: .param set :ctx 32768 (and the others), then .read queries/memory.sql
--- The KV cache and compute buffer are computed once per shape (memory_terms.shape_hash; a model without one is a
--- shape of its own), then every model is read in name order (models_name) with its shape's: the rows stream.
+-- The KV cache and compute buffer are computed once per shape (memory_terms.shape_key), then every model is read in
+-- name order (models_name) with its shape's: the rows stream.
 WITH s AS (SELECT coalesce(:ctx, 4096) AS ctx, coalesce(:cache, 'f16') AS cache, coalesce(:batch, 2048) AS batch,
                   coalesce(:ubatch, 512) AS ubatch, coalesce(:flash, 'auto') <> 'off' AS flash, coalesce(:swa_full, 0) AS swa_full),
      chosen AS NOT MATERIALIZED (SELECT m.* FROM models m WHERE m.kind LIKE coalesce(:kind, 'model') AND (:model IS NULL OR m.model_id = :model)),
      -- one model of each shape among those chosen, and its context
-     shapes AS (SELECT coalesce(t.shape_hash, t.model_id) AS shape, min(t.model_id) AS model_id
+     shapes AS (SELECT t.shape_key AS shape, min(t.model_id) AS model_id
                   FROM chosen m JOIN memory_terms t ON t.model_id = m.model_id AND t.basis = 'modelled' GROUP BY 1),
      -- the figures of each shape, as src/format/memory_figures.cpp computes them (tests hold the two equal)
      w AS (SELECT h.shape, h.model_id, iif(s.ctx = 0, t.ctx_train, s.ctx) AS ctx FROM shapes h JOIN memory_terms t ON t.model_id = h.model_id, s),
@@ -39,7 +39,7 @@ WITH s AS (SELECT coalesce(:ctx, 4096) AS ctx, coalesce(:cache, 'f16') AS cache,
                   iif(t.basis = 'modelled', coalesce(j.projector_bytes, 0), NULL) AS projector_bytes,
                   t.weights_bytes, t.repack_bytes, t.recurrent_bytes, t.output_bytes, f.kv_bytes, f.compute_bytes
              FROM chosen m CROSS JOIN s LEFT JOIN memory_terms t ON t.model_id = m.model_id
-             LEFT JOIN shape_figures f ON f.shape = coalesce(t.shape_hash, t.model_id) AND t.basis = 'modelled'
+             LEFT JOIN shape_figures f ON f.shape = t.shape_key
              LEFT JOIN projectors j ON j.model_id = m.model_id),
      total AS (SELECT r.*, weights_bytes + repack_bytes + kv_bytes + recurrent_bytes + output_bytes + compute_bytes + projector_bytes AS total_bytes
                  FROM r)

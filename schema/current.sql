@@ -90,6 +90,8 @@ CREATE INDEX models_format_name ON models(format, name);
 CREATE INDEX models_policy_groups ON models(architecture, block_count, file_type, policy_hash)
     WHERE file_type IS NOT NULL AND kind = 'model';  -- same_file_type_different_policy
 CREATE INDEX models_other_kinds ON models(kind) WHERE kind IS NOT 'model';  -- type_rates subtracts these few
+-- schema 23: models by quant_summary.bits_per_weight (the same expression), largest first, the order fits prints in
+CREATE INDEX models_rate ON models((CASE WHEN params > 0 THEN (file_bytes - header_bytes) * 8.0 / params END) DESC, name, model_id);
 
 -- One physical file of a model.
 CREATE TABLE files (
@@ -407,11 +409,11 @@ CREATE TABLE memory_terms (
     attention_per_token INTEGER,       -- Q, K and V of every head and two hidden states
     scores_per_token_cell INTEGER,     -- the attention scores without flash attention: heads x f32
     layer_per_token INTEGER,           -- the larger of the FFN's (dense or the chosen experts') and the SSM's activations
-    -- schema 22: 64-bit hash (hex) of what the context-dependent figures are arithmetic on (ctx_train, whole_blocks,
-    -- the compute terms, each cache's kind, window and elements: src/model/memory_terms.cpp): equal hash, equal KV
-    -- cache and compute buffer at every setting, so memory and fits compute them once per shape. NULL when not
-    -- modelled, and for a model migrated from schema <= 21 until the next crawl re-reads it (a shape of its own).
-    shape_hash TEXT
+    -- schema 22: what the context-dependent figures are arithmetic on (ctx_train, whole_blocks, the compute terms, each
+    -- cache's kind, window and elements), as a key: equal key, equal KV cache and compute buffer at every setting, so
+    -- memory and fits compute them once per shape. The crawl writes a 64-bit hash (hex, src/model/memory_terms.cpp);
+    -- migration 22 wrote the JSON of those terms for the rows it found. NULL when not modelled.
+    shape_key TEXT
 );
 
 -- One row per attention cache llama.cpp creates for a modelled model (none for a recurrent one).
@@ -582,7 +584,7 @@ CREATE VIEW quant_summary AS
 SELECT m.model_id, m.name, m.location, m.format, m.architecture, m.file_type,
        f.name AS file_type_name,                        -- file_type_names.name (MOSTLY_Q4_K_M); NULL when absent or unknown
        m.file_bytes, m.header_bytes, m.params,
-       CASE WHEN m.params > 0 THEN (m.file_bytes - m.header_bytes) * 8.0 / m.params END AS bits_per_weight,
+       CASE WHEN m.params > 0 THEN (m.file_bytes - m.header_bytes) * 8.0 / m.params END AS bits_per_weight,  -- as models_rate
        m.tensor_count, m.kv_count,
        m.census,                                        -- 'type:count' pairs (GGUF: ggml type ids, '12:193 14:33 0:66'; safetensors: dtypes, 'BF16:291')
        m.kind                                           -- model, mmproj, adapter, imatrix, vocab, unknown
@@ -753,4 +755,4 @@ SELECT DISTINCT s.model_id, p.model_id AS projector_model_id, p.name AS projecto
   JOIN store_names s ON s.store = l.store AND s.root = l.root AND s.repo IS l.repo AND s.revision IS l.revision
  WHERE p.kind = 'mmproj' AND s.role = 'model' AND s.status = 'ok' AND s.model_id IS NOT NULL AND s.model_id <> p.model_id;
 
-PRAGMA user_version = 22;
+PRAGMA user_version = 23;

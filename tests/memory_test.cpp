@@ -161,7 +161,7 @@ TEST(MemoryArithmetic, TheLineupsQ4KMAsLlamaCppAllocatesIt) {
               f.weights_bytes);  // the file's tensors are packed: the mapped span is their sum
 }
 
-// memory_terms.shape_hash decides which models share one computation of the KV cache and compute
+// memory_terms.shape_key (the crawl writes this hash) decides which models share one computation of the KV cache and compute
 // buffer (queries/memory.sql, fits.sql): every term those figures read changes it, and what they do
 // not read (the weights, the layer counts) leaves it, with the figures, unchanged.
 TEST(MemoryShape, HashCoversEveryTermTheContextDependentFiguresRead) {

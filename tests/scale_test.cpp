@@ -5,6 +5,7 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <set>
@@ -220,19 +221,44 @@ TEST_F(ScaleCatalogue, WholeCatalogueViewsEqualTheirPlainDefinitions) {
     EXPECT_EQ(one("SELECT (SELECT sum(models) FROM type_rates) < (SELECT count(*) FROM census)"), "1");  // others left out
 }
 
-// memory and fits compute the context-dependent figures once per memory_terms.shape_hash; a model
-// migrated from before the hash (NULL until re-read) is a shape of its own: the same rows.
-TEST_F(ScaleCatalogue, MemoryReportsTakeAModelWithoutAShapeHashAsAShapeOfItsOwn) {
+// memory and fits compute the context-dependent figures once per memory_terms.shape_key: a catalogue
+// of schema 21, whose rows migration 22 keys by the JSON of their terms, prints the rows the crawl's
+// hashed keys give, also after a crawl re-reads some of its models (both kinds of key at once).
+TEST_F(ScaleCatalogue, MemoryReportsOfAMigratedCatalogueHaveTheSameRows) {
     const std::vector<std::pair<std::string, std::map<std::string, std::string>>> reports{
         {"memory", {}}, {"memory", {{"ctx", "0"}, {"cache", "q8_0"}}}, {"fits", {{"vram", "12GiB"}}}};
-    std::vector<std::vector<std::vector<catalog::Cell>>> before;
-    for (const auto& [name, params] : reports) before.push_back(catalog::run_query(db(), *catalog::bundled_query(name), params).rows);
-    EXPECT_GT(std::stoll(one("SELECT count(*) - count(DISTINCT shape_hash) FROM memory_terms WHERE basis = 'modelled'")), 10);
-    SQLite::Transaction undo(db());
-    db().exec("UPDATE memory_terms SET shape_hash = NULL WHERE model_id % 2 = 0");
-    size_t i = 0;
+    EXPECT_GT(std::stoll(one("SELECT count(*) - count(DISTINCT shape_key) FROM memory_terms WHERE basis = 'modelled'")), 10);
+    const std::string path = (dir_->path() / "schema21.db").string();
+    {
+        SQLite::Database v21(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+        test::create_historic_schema(v21, 21);
+        v21.exec("ATTACH '" + (dir_->path() / "catalog.db").string() + "' AS fresh");
+        SQLite::Statement tables(v21, "SELECT name FROM main.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite%'");
+        while (tables.executeStep()) {  // every row, in schema 21's columns
+            const std::string table = tables.getColumn(0).getString();
+            SQLite::Statement info(v21, "SELECT group_concat(printf('\"%w\"', name), ', ') FROM pragma_table_info(?, 'main')");
+            info.bind(1, table);
+            info.executeStep();
+            const std::string cols = info.getColumn(0).getString();
+            v21.exec("INSERT OR REPLACE INTO main." + table + " (" + cols + ") SELECT " + cols + " FROM fresh." + table);
+        }
+        v21.exec("DETACH fresh");
+    }
+    catalog::Writer migrated(path);
+    SQLite::Database migrated_db(path);
+    EXPECT_EQ(*rows(migrated_db, "SELECT count(*) FROM memory_terms WHERE shape_key GLOB '[[]*'").begin(),
+              one("SELECT count(*) FROM memory_terms WHERE basis = 'modelled'"));
     for (const auto& [name, params] : reports)
-        EXPECT_EQ(catalog::run_query(db(), *catalog::bundled_query(name), params).rows, before[i++]) << name;
+        EXPECT_EQ(catalog::run_query(migrated_db, *catalog::bundled_query(name), params).rows,
+                  catalog::run_query(db(), *catalog::bundled_query(name), params).rows) << name;
+    crawl::CrawlOptions forced;
+    forced.force = true;
+    const crawl::CrawlReport reread = crawl::run_crawl(migrated, {(dir_->path() / "lineup").string()}, forced);
+    EXPECT_GT(reread.totals.files_changed, 0u);
+    EXPECT_GT(std::stoll(*rows(migrated_db, "SELECT count(*) FROM memory_terms WHERE shape_key NOT GLOB '[[]*'").begin()), 0);
+    for (const auto& [name, params] : reports)
+        EXPECT_EQ(catalog::run_query(migrated_db, *catalog::bundled_query(name), params).rows,
+                  catalog::run_query(db(), *catalog::bundled_query(name), params).rows) << name;
 }
 
 TEST_F(ScaleCatalogue, LineupSummariesAreTheMeasuredFacts) {
@@ -420,22 +446,56 @@ TEST_F(ScaleCatalogue, PerModelReportsNeverScanTensorsOrMetadata) {
 }
 
 // The reports that print every model walk an index in the order they print instead of sorting every
-// row at the end, so their rows stream (memory after computing each shape's figures first);
-// fits, sorted by what it computes, is the control: the check sees its sort.
+// row at the end, so their rows stream (memory after computing each shape's figures first; fits its
+// models that fit, then sorts the others); the control, ordered by what it computes, shows the check
+// sees a sort.
 TEST_F(ScaleCatalogue, ModelWideReportsStreamInThePrintedOrder) {
-    auto sorts_its_rows = [&](const std::string& name) {
-        SQLite::Statement plan(db(), "EXPLAIN QUERY PLAN " + std::string(*catalog::bundled_query(name)));
+    auto sorts_its_rows = [&](const std::string& sql) {
+        SQLite::Statement plan(db(), "EXPLAIN QUERY PLAN " + sql);
         bool sorts = false;
         while (plan.executeStep())  // parent 0: the statement itself, not a subquery or a CTE
             sorts |= plan.getColumn(1).getInt() == 0 && plan.getColumn(3).getString() == "USE TEMP B-TREE FOR ORDER BY";
         return sorts;
     };
-    EXPECT_TRUE(sorts_its_rows("fits"));
+    EXPECT_TRUE(sorts_its_rows("SELECT name FROM quant_summary ORDER BY round(bits_per_weight, 4) DESC, name"));
     for (const char* name :
-         {"named_tensors", "quants", "quant_summary", "type_census", "header_budget", "recipes", "memory"}) {
-        EXPECT_FALSE(sorts_its_rows(name)) << name;
-        EXPECT_FALSE(catalog::run_query(db(), *catalog::bundled_query(name), {}).rows.empty()) << name;
+         {"named_tensors", "quants", "quant_summary", "type_census", "header_budget", "recipes", "memory", "fits"}) {
+        EXPECT_FALSE(sorts_its_rows(std::string(*catalog::bundled_query(name)))) << name;
+        const std::map<std::string, std::string> params =
+            name == std::string("fits") ? std::map<std::string, std::string>{{"vram", "24GiB"}} : std::map<std::string, std::string>{};
+        EXPECT_FALSE(catalog::run_query(db(), *catalog::bundled_query(name), params).rows.empty()) << name;
     }
+}
+
+// fits prints the models that fit, largest bits per weight first (then name), then those that do
+// not, then those without figures, each model once.
+TEST_F(ScaleCatalogue, FitsPrintsWhatFitsLargestRateFirstThenTheOthers) {
+    const catalog::QueryResult r = catalog::run_query(db(), *catalog::bundled_query("fits"), {{"vram", "6GiB"}});
+    auto at = [&](const std::vector<catalog::Cell>& row, const std::string& column) {
+        return row.at(std::find(r.columns.begin(), r.columns.end(), column) - r.columns.begin());
+    };
+    auto group = [&](const std::vector<catalog::Cell>& row) {  // 0: fits, 1: does not, 2: no figures
+        const catalog::Cell f = at(row, "fits");
+        return std::holds_alternative<std::monostate>(f) ? 2 : std::get<int64_t>(f) == 1 ? 0 : 1;
+    };
+    auto rate = [&](const std::vector<catalog::Cell>& row) {
+        const catalog::Cell b = at(row, "bits_per_weight");
+        return std::holds_alternative<double>(b) ? std::get<double>(b) : -1.0;
+    };
+    std::set<int> groups;
+    for (size_t i = 0; i < r.rows.size(); ++i) {
+        groups.insert(group(r.rows[i]));
+        if (i == 0) continue;
+        const auto &a = r.rows[i - 1], &b = r.rows[i];
+        ASSERT_LE(group(a), group(b)) << i;
+        if (group(a) != group(b)) continue;
+        ASSERT_GE(rate(a), rate(b)) << i;
+        if (rate(a) == rate(b)) {
+            ASSERT_LE(std::get<std::string>(at(a, "name")), std::get<std::string>(at(b, "name"))) << i;
+        }
+    }
+    EXPECT_EQ(groups, (std::set<int>{0, 1, 2}));
+    EXPECT_EQ(std::to_string(r.rows.size()), one("SELECT count(*) FROM models WHERE kind = 'model'"));
 }
 
 TEST_F(ScaleCatalogue, PerModelViewLookupsNeverScanTensorsOrMetadata) {

@@ -67,10 +67,10 @@ const char* const kRecipeSql =
 const char* const kMemorySql =
     "INSERT INTO memory_terms (model_id, basis, reason, ctx_train, n_layer, weights_bytes, repack_bytes,"
     " layer_weight_bytes_max, repeating_weight_bytes, other_weight_bytes, recurrent_bytes, output_bytes, whole_blocks,"
-    " logits_per_token, attention_per_token, scores_per_token_cell, layer_per_token, shape_hash)"
+    " logits_per_token, attention_per_token, scores_per_token_cell, layer_per_token, shape_key)"
     " VALUES (:model_id, :basis, :reason, :ctx_train, :n_layer, :weights_bytes, :repack_bytes, :layer_weight_bytes_max,"
     " :repeating_weight_bytes, :other_weight_bytes, :recurrent_bytes, :output_bytes, :whole_blocks, :logits_per_token,"
-    " :attention_per_token, :scores_per_token_cell, :layer_per_token, :shape_hash)";
+    " :attention_per_token, :scores_per_token_cell, :layer_per_token, :shape_key)";
 const char* const kMemoryCacheSql =
     "INSERT INTO memory_caches (model_id, cache, kind, window, layers, k_elements, v_elements, v_padded_elements)"
     " VALUES (:model_id, :cache, :kind, :window, :layers, :k_elements, :v_elements, :v_padded_elements)";
@@ -358,7 +358,7 @@ void ModelWriter::insert_memory(int64_t model_id, const model::MemoryRow& m) {
     memory_.bind(":scores_per_token_cell", term(&model::MemoryTerms::scores_per_token_cell));
     memory_.bind(":layer_per_token", term(&model::MemoryTerms::layer_per_token));
     memory_.bind(":whole_blocks", t ? std::optional<int64_t>(t->whole_blocks) : std::nullopt);
-    memory_.bind(":shape_hash", t ? std::optional(model::memory_shape_hash(*t)) : std::nullopt);
+    memory_.bind(":shape_key", t ? std::optional(model::memory_shape_hash(*t)) : std::nullopt);
     memory_.exec();
     if (!t) return;
     for (size_t i = 0; i < t->caches.size(); ++i) {
