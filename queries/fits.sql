@@ -58,26 +58,25 @@ WITH sizes AS (SELECT 'vram' AS what, CAST(:vram AS TEXT) AS txt UNION ALL SELEC
           GROUP BY x.shape, x.ctx),
      -- a projector beside it in its store (view model_projectors), loaded with it
      projectors AS MATERIALIZED (SELECT model_id, sum(projector_bytes) AS projector_bytes FROM model_projectors GROUP BY model_id),
-     -- per model: what does not grow with the context (on a GPU:
-     -- the memory report's total without repack_bytes, the CPU backend's second copy; a GPU repacks nothing), its shape's
-     -- figures at the context asked for, and the largest context that fits wholly
+     -- per model: what does not grow with the context (on a GPU: the memory report's total without repack_bytes, the CPU
+     -- backend's second copy; a GPU repacks nothing), and its shape's figures at the context asked for
      r AS NOT MATERIALIZED (
          SELECT q.model_id, q.name, q.location, q.bits_per_weight, q.file_type_name, t.basis, t.reason, t.ctx_train, t.n_layer,
-                t.layer_weight_bytes_max, iif(s.ctx = 0, t.ctx_train, s.ctx) AS ctx, s.vram, s.ram, c.kv_bytes,
-                t.weights_bytes + t.recurrent_bytes + t.output_bytes + coalesce(j.projector_bytes, 0) + c.kv_bytes + c.compute_bytes AS total_bytes,
-                c.compute_bytes + t.output_bytes AS fixed_bytes,
-                (SELECT max(g.ctx) FROM figures g WHERE g.shape = c.shape AND t.weights_bytes + t.recurrent_bytes + t.output_bytes
-                     + coalesce(j.projector_bytes, 0) + g.kv_bytes + g.compute_bytes <= s.vram) AS max_ctx
+                t.layer_weight_bytes_max, iif(s.ctx = 0, t.ctx_train, s.ctx) AS ctx, s.vram, s.ram, c.shape, c.kv_bytes,
+                c.compute_bytes, c.compute_bytes + t.output_bytes AS fixed_bytes,
+                t.weights_bytes + t.recurrent_bytes + t.output_bytes + coalesce(j.projector_bytes, 0) AS base_bytes
            FROM quant_summary q CROSS JOIN s LEFT JOIN memory_terms t ON t.model_id = q.model_id
            LEFT JOIN figures c ON c.shape = t.shape_key AND c.chosen
            LEFT JOIN projectors j ON j.model_id = q.model_id
           WHERE q.kind LIKE coalesce(:kind, 'model') AND q.name LIKE coalesce(:pattern, '%')),
+     totals AS NOT MATERIALIZED (SELECT r.*, r.base_bytes + r.kv_bytes + r.compute_bytes AS total_bytes FROM r),
+     -- whether it fits wholly; if not, how many layers do (the compute and output buffers, then whole layers with their
+     -- share of the KV cache); the largest context that fits wholly
      fit AS NOT MATERIALIZED (
-         SELECT r.*, r.total_bytes <= r.vram AS fits,
-                -- partial offload: the compute and output buffers, then whole layers with their share of the KV cache
-                max(0, min(r.n_layer, (r.vram - r.fixed_bytes) / (r.layer_weight_bytes_max + (r.kv_bytes + r.n_layer - 1) / r.n_layer))) AS layers_fit
-           FROM r)
-,
+         SELECT t.*, t.total_bytes <= t.vram AS fits,
+                max(0, min(t.n_layer, (t.vram - t.fixed_bytes) / (t.layer_weight_bytes_max + (t.kv_bytes + t.n_layer - 1) / t.n_layer))) AS layers_fit,
+                (SELECT max(g.ctx) FROM figures g WHERE g.shape = t.shape AND t.base_bytes + g.kv_bytes + g.compute_bytes <= t.vram) AS max_ctx
+           FROM totals t),
      -- the models that fit, largest rate first (the index models_rate: they stream), then the others, those that do not
      -- fit before those without figures
      ordered AS NOT MATERIALIZED (

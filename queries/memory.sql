@@ -11,7 +11,7 @@
 WITH s AS (SELECT coalesce(:ctx, 4096) AS ctx, coalesce(:cache, 'f16') AS cache, coalesce(:batch, 2048) AS batch,
                   coalesce(:ubatch, 512) AS ubatch, coalesce(:flash, 'auto') <> 'off' AS flash, coalesce(:swa_full, 0) AS swa_full),
      chosen AS NOT MATERIALIZED (SELECT m.* FROM models m WHERE m.kind LIKE coalesce(:kind, 'model') AND (:model IS NULL OR m.model_id = :model)),
-     -- one model of each shape among those chosen, and its context
+     -- one model of each shape among those chosen
      shapes AS (SELECT t.shape_key AS shape, min(t.model_id) AS model_id
                   FROM chosen m JOIN memory_terms t ON t.model_id = m.model_id AND t.basis = 'modelled' GROUP BY 1),
      -- the figures of each shape, as src/format/memory_figures.cpp computes them (tests hold the two equal)
