@@ -165,6 +165,29 @@ protected:
         return {(dir_->path() / "lineup").string(), (dir_->path() / "source").string(), (dir_->path() / "zoo").string()};
     }
     static SQLite::Database& db() { return *db_; }
+    // A catalogue of schema `version` at `path` holding the fresh catalogue's rows of `tables` (every table when
+    // empty) in that schema's columns (schema 11 renamed files.kv_count: the older name reads the newer one).
+    static void write_older_catalogue(const std::string& path, int version, std::vector<std::string> tables) {
+        SQLite::Database old(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+        test::create_historic_schema(old, version);
+        if (tables.empty()) {
+            SQLite::Statement all(old, "SELECT name FROM main.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite%'");
+            while (all.executeStep()) tables.push_back(all.getColumn(0).getString());
+        }
+        old.exec("ATTACH '" + (dir_->path() / "catalog.db").string() + "' AS fresh");
+        for (const std::string& table : tables) {
+            std::string cols, from;
+            SQLite::Statement info(old, "SELECT printf('\"%w\"', name) FROM pragma_table_info(?, 'main')");
+            info.bind(1, table);
+            while (info.executeStep()) {
+                const std::string c = info.getColumn(0).getString();
+                cols += (cols.empty() ? "" : ", ") + c;
+                from += (from.empty() ? "" : ", ") + (c == "\"kv_count\"" && table == "files" ? std::string("declared_kv_count") : c);
+            }
+            old.exec("INSERT OR REPLACE INTO main." + table + " (" + cols + ") SELECT " + from + " FROM fresh." + table);
+        }
+        old.exec("DETACH fresh");
+    }
     static std::string one(const std::string& sql) { return *rows(db(), sql).begin(); }
 
     static inline test::TempDir* dir_;
@@ -229,21 +252,7 @@ TEST_F(ScaleCatalogue, MemoryReportsOfAMigratedCatalogueHaveTheSameRows) {
         {"memory", {}}, {"memory", {{"ctx", "0"}, {"cache", "q8_0"}}}, {"fits", {{"vram", "12GiB"}}}};
     EXPECT_GT(std::stoll(one("SELECT count(*) - count(DISTINCT shape_key) FROM memory_terms WHERE basis = 'modelled'")), 10);
     const std::string path = (dir_->path() / "schema21.db").string();
-    {
-        SQLite::Database v21(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-        test::create_historic_schema(v21, 21);
-        v21.exec("ATTACH '" + (dir_->path() / "catalog.db").string() + "' AS fresh");
-        SQLite::Statement tables(v21, "SELECT name FROM main.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite%'");
-        while (tables.executeStep()) {  // every row, in schema 21's columns
-            const std::string table = tables.getColumn(0).getString();
-            SQLite::Statement info(v21, "SELECT group_concat(printf('\"%w\"', name), ', ') FROM pragma_table_info(?, 'main')");
-            info.bind(1, table);
-            info.executeStep();
-            const std::string cols = info.getColumn(0).getString();
-            v21.exec("INSERT OR REPLACE INTO main." + table + " (" + cols + ") SELECT " + cols + " FROM fresh." + table);
-        }
-        v21.exec("DETACH fresh");
-    }
+    write_older_catalogue(path, 21, {});
     catalog::Writer migrated(path);
     SQLite::Database migrated_db(path);
     EXPECT_EQ(*rows(migrated_db, "SELECT count(*) FROM memory_terms WHERE shape_key GLOB '[[]*'").begin(),
@@ -347,22 +356,8 @@ TEST_F(ScaleCatalogue, TensorsViewIsWritable) {
 // what the first crawl wrote.
 TEST_F(ScaleCatalogue, OlderCatalogueIsMigratedToTheSameSummaries) {
     const std::string old_path = (dir_->path() / "older.db").string();
-    {
-        SQLite::Database old(old_path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-        test::create_historic_schema(old, test::historic_version("007_scale") - 1);
-        old.exec("ATTACH '" + (dir_->path() / "catalog.db").string() + "' AS fresh");
-        for (const char* table : {"crawls", "models", "files", "metadata", "tensors", "census"}) {
-            std::string cols, from;  // the fresh catalogue's names for the older columns (schema 11 renamed one)
-            SQLite::Statement info(old, std::string("SELECT name FROM pragma_table_info('") + table + "', 'main')");
-            while (info.executeStep()) {
-                const std::string c = info.getColumn(0).getString();
-                cols += (cols.empty() ? "" : ", ") + c;
-                from += (from.empty() ? "" : ", ") + (c == "kv_count" && std::string(table) == "files" ? "declared_kv_count" : c);
-            }
-            old.exec(std::string("INSERT INTO main.") + table + " (" + cols + ") SELECT " + from + " FROM fresh." + table);
-        }
-        old.exec("DETACH fresh");
-    }
+    write_older_catalogue(old_path, test::historic_version("007_scale") - 1,
+                          {"crawls", "models", "files", "metadata", "tensors", "census"});
     catalog::Writer migrated(old_path);
     SQLite::Database migrated_db(old_path);
     const std::string files = one("SELECT count(*) FROM files");
