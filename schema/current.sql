@@ -87,7 +87,7 @@ CREATE INDEX models_file_bytes ON models(file_bytes);
 CREATE INDEX models_format_size ON models(format, file_bytes);
 CREATE INDEX models_format_name ON models(format, name);
 -- schema 21: what the whole-catalogue views group by, so that they read an index, not every row
-CREATE INDEX models_policy_groups ON models(architecture, block_count, file_type, policy_hash)
+CREATE INDEX models_policy_groups ON models(architecture, block_count, file_type, model_id, policy_hash)
     WHERE file_type IS NOT NULL AND kind = 'model';  -- same_file_type_different_policy
 CREATE INDEX models_other_kinds ON models(kind) WHERE kind IS NOT 'model';  -- type_rates subtracts these few
 -- schema 23: models by quant_summary.bits_per_weight (the same expression), largest first, the order fits prints in
@@ -649,20 +649,19 @@ SELECT p.model_id, m.name, m.majority_type_name AS majority_type, p.type_id, p.t
 -- recipes.why ("token_embd: Q4_K→Q8_0; output: Q6_K→Q8_0 (--token-embedding-type q8_0
 -- --output-tensor-type q8_0)"); NULL when every member is stock.
 CREATE VIEW same_file_type_different_policy AS
-SELECT g.architecture, g.file_type, f.name AS file_type_name,
-       count(*) AS models, count(DISTINCT g.policy_hash) AS policies,
-       group_concat(g.model_id, ',') AS model_ids, group_concat(g.name, ',') AS names,
-       group_concat(iif(g.why <> 'stock', g.name || ': ' || g.why, NULL), char(10)) AS why
-  FROM (SELECT m.model_id, m.name, m.architecture, m.block_count, m.file_type, m.policy_hash, r.why
-          FROM (SELECT architecture, block_count, file_type FROM models  -- the groups, from models_policy_groups alone
-                 WHERE file_type IS NOT NULL AND kind = 'model'
-                 GROUP BY architecture, block_count, file_type HAVING count(DISTINCT policy_hash) > 1) d
-          JOIN models m ON m.architecture IS d.architecture AND m.block_count IS d.block_count AND m.file_type = d.file_type
-                       AND m.kind = 'model'
-          LEFT JOIN recipes r ON r.model_id = m.model_id
-         ORDER BY m.model_id) g
-  LEFT JOIN file_type_names f ON f.file_type = g.file_type
- GROUP BY g.architecture, g.block_count, g.file_type;
+WITH d AS (SELECT architecture, block_count, file_type FROM models  -- the groups, from models_policy_groups alone
+            WHERE file_type IS NOT NULL AND kind = 'model'
+            GROUP BY architecture, block_count, file_type HAVING count(DISTINCT policy_hash) > 1)
+SELECT d.architecture, d.file_type, f.name AS file_type_name,
+       count(*) AS models, count(DISTINCT m.policy_hash) AS policies,
+       group_concat(m.model_id, ',') AS model_ids, group_concat(m.name, ',') AS names,
+       group_concat(iif(r.why <> 'stock', m.name || ': ' || r.why, NULL), char(10)) AS why
+  FROM d CROSS JOIN models m INDEXED BY models_policy_groups  -- each group's members in model_id order
+       ON m.architecture IS d.architecture AND m.block_count IS d.block_count AND m.file_type = d.file_type
+      AND m.file_type IS NOT NULL AND m.kind = 'model'
+  LEFT JOIN recipes r ON r.model_id = m.model_id
+  LEFT JOIN file_type_names f ON f.file_type = d.file_type
+ GROUP BY d.architecture, d.block_count, d.file_type;
 
 -- Identical content at several locations (mirrors, copies): same sha256 where known, else same
 -- size and header hash.

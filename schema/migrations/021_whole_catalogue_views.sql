@@ -4,7 +4,7 @@
 -- same_file_type_different_policy 0.15 -> 0.08 s; rows identical). metadata_arrays goes: header_budget
 -- reads its arrays through metadata's own key (file_id, key), and the catalogue stays under 40 bytes per
 -- tensor row with the new indexes.
-CREATE INDEX models_policy_groups ON models(architecture, block_count, file_type, policy_hash)
+CREATE INDEX models_policy_groups ON models(architecture, block_count, file_type, model_id, policy_hash)
     WHERE file_type IS NOT NULL AND kind = 'model';
 CREATE INDEX models_other_kinds ON models(kind) WHERE kind IS NOT 'model';
 CREATE INDEX files_same_sha256 ON files(sha256)
