@@ -473,13 +473,15 @@ TEST_F(ScaleCatalogue, FitsPrintsWhatFitsLargestRateFirstThenTheOthers) {
         const catalog::Cell f = at(row, "fits");
         return std::holds_alternative<std::monostate>(f) ? 2 : std::get<int64_t>(f) == 1 ? 0 : 1;
     };
-    auto rate = [&](const std::vector<catalog::Cell>& row) {
-        const catalog::Cell b = at(row, "bits_per_weight");
-        return std::holds_alternative<double>(b) ? std::get<double>(b) : -1.0;
-    };
+    std::map<int64_t, double> rates;  // the rate as measured (the report prints it rounded), -1 when unknown
+    SQLite::Statement measured(db(), "SELECT model_id, coalesce(bits_per_weight, -1) FROM quant_summary");
+    while (measured.executeStep()) rates[measured.getColumn(0).getInt64()] = measured.getColumn(1).getDouble();
+    auto rate = [&](const std::vector<catalog::Cell>& row) { return rates.at(std::get<int64_t>(at(row, "model_id"))); };
     std::set<int> groups;
+    std::set<int64_t> models;
     for (size_t i = 0; i < r.rows.size(); ++i) {
         groups.insert(group(r.rows[i]));
+        EXPECT_TRUE(models.insert(std::get<int64_t>(at(r.rows[i], "model_id"))).second) << i;
         if (i == 0) continue;
         const auto &a = r.rows[i - 1], &b = r.rows[i];
         ASSERT_LE(group(a), group(b)) << i;
