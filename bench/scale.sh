@@ -195,6 +195,35 @@ for f in "$queries"/*.sql; do
     printf 'first 50 rows: %s\t%s\n' "$name" "$(time_page "$f" "$params")" >>"$tsv"
 done
 
+# fits and memory compute their figures once per shape (memory_terms.shape_key), and the zoo's families share a few
+# shapes where a catalogue of many families has many more: their first 50 rows (in sqlite3, the query alone, the median of three)
+# with each shape's models dealt out among more keys, in a transaction rolled back. Equal terms under different keys
+# cost what different shapes would: the figures are computed per key from its first model's terms.
+zoo_shapes=$(sqlite3 "$db" 'SELECT count(DISTINCT shape_key) FROM memory_terms')
+# The sqlite3 script: the parameters, the keys dealt out $1 ways and counted, the report $2 three times, rolled back.
+spread_script() {
+    local sql
+    sql=$(sed '$ s/;[[:space:]]*$//' "$queries/$2.sql")
+    printf '%s\nBEGIN;\n' "${report_params[$2]:-}"
+    printf "UPDATE memory_terms SET shape_key = shape_key || '/' || (model_id %% %d) WHERE shape_key IS NOT NULL;\n" "$1"
+    printf 'SELECT count(DISTINCT shape_key) FROM memory_terms;\n.timer on\n'
+    for i in 1 2 3; do printf '.once /dev/null\nSELECT * FROM (%s\n) LIMIT 50;\n' "$sql"; done
+    printf '.timer off\nROLLBACK;\n'
+}
+spread=""
+for target in 1000 2000 5000 10000; do
+    ways=$(( (target + zoo_shapes - 1) / zoo_shapes ))
+    for name in fits memory; do
+        load=$(cut -d' ' -f1 /proc/loadavg)
+        out=$(spread_script "$ways" "$name" | sqlite3 "$db")
+        shapes=$(echo "$out" | head -1)
+        printf 'first 50 rows in sqlite3: %s, %s shapes\t%s\n' "$name" "$target" "$(echo "$out" |
+            sed -nE 's/^Run Time: real ([0-9.]+) user ([0-9.]+) sys ([0-9.]+)/\1 \2 \3/p' | sort -g | sed -n 2p |
+            awk -v l="$load" '{printf "%.1f\t%.1f\t%s\n", $1 * 1000, ($2 + $3) * 1000, l}')" >>"$tsv"
+    done
+    spread="$spread${spread:+, }$target: $shapes"
+done
+
 # What the catalogue's bytes are: pages per table and index.
 dbstat=$(sqlite3 -separator ' | ' "$db" "SELECT name, sum(pgsize), round(100.0 * sum(pgsize) / (SELECT sum(pgsize) FROM dbstat), 1)
                                           FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 10")
@@ -216,6 +245,7 @@ slowest=$(grep -E '^(view|report)' "$tsv" | sort -t$'\t' -k2 -g | tail -1 | cut 
     echo "- per tensor row, by what holds it (dbstat bytes / tensor rows): $per_row"
     echo "- slowest view or report: ${slowest/$'\t'/ at } ms"
     echo "- report parameters: policy model=$mid; diff and diff_metadata a=$diff_a b=$diff_b; reconcile gguf=$rec_gguf source=$rec_source; fits vram=24GiB"
+    echo "- fits and memory over more shapes: the zoo's $zoo_shapes shape keys dealt out to (asked: measured) $spread"
     echo
     echo "Pages by table and index (dbstat): name | bytes | %"
     echo

@@ -1,4 +1,4 @@
--- Which quants run in a GPU's memory at a context: per model the total llama.cpp allocates (the memory report's figures, less the CPU's repacked copy), whether it fits wholly in vram, how many repeating layers fit when it does not (the rest, with their KV cache, in ram), and the largest context up to the trained one that fits wholly; largest bits per weight that fits first. Params: :vram (required: bytes, or with KiB/MiB/GiB/TiB or KB/MB/GB/TB), :margin (the same, kept free of vram; default the larger of 512 MiB and 5 % of vram), :ram (the same; default unlimited), :ctx (default 4096; 0: the trained context), :cache, :batch, :ubatch, :flash, :swa_full (as the memory report), :pattern (LIKE on name; without %: the names containing it), :kind (LIKE on kind, default model).
+-- Which quants run in a GPU's memory at a context: per model the total llama.cpp allocates (the memory report's figures, less the CPU's repacked copy), whether it fits wholly in vram, how many repeating layers fit when it does not (the rest, with their KV cache, in ram), and the largest context that fits wholly (up to the trained one, or ctx); largest bits per weight that fits first. Params: :vram (required: bytes, or with KiB/MiB/GiB/TiB or KB/MB/GB/TB), :margin (the same, kept free of vram; default the larger of 512 MiB and 5 % of vram), :ram (the same; default unlimited), :ctx (default 4096; 0: the trained context), :cache, :batch, :ubatch, :flash, :swa_full (as the memory report), :pattern (LIKE on name; without %: the names containing it), :kind (LIKE on kind, default model).
 -- @param ctx integer
 -- @param batch integer
 -- @param ubatch integer
@@ -22,21 +22,24 @@ WITH sizes AS (SELECT 'vram' AS what, CAST(:vram AS TEXT) AS txt UNION ALL SELEC
                   (SELECT bytes FROM parsed WHERE what = 'vram') - coalesce((SELECT bytes FROM parsed WHERE what = 'margin'),
                       max(536870912, (SELECT bytes FROM parsed WHERE what = 'vram') / 20)) AS vram),
      -- one model of each shape among those asked for (memory_terms.shape_key: models of one shape, a family's quants,
-     -- have equal context-dependent figures), whose figures are computed once
+     -- have equal context-dependent figures), whose figures are computed once; every shape when none is asked for
      shapes AS MATERIALIZED (
-         SELECT t.shape_key AS shape, min(t.model_id) AS model_id
-           FROM models m JOIN memory_terms t ON t.model_id = m.model_id AND t.basis = 'modelled'
-          WHERE m.kind LIKE coalesce(:kind, 'model') AND m.name LIKE coalesce(:pattern, '%') GROUP BY 1),
+         SELECT t.shape_key AS shape, min(t.model_id) AS model_id FROM memory_terms t
+          WHERE t.basis = 'modelled' AND (:kind IS NULL AND :pattern IS NULL OR t.model_id IN
+                (SELECT model_id FROM models WHERE kind LIKE coalesce(:kind, 'model') AND name LIKE coalesce(:pattern, '%')))
+          GROUP BY 1),
      shape_terms AS MATERIALIZED (SELECT h.shape, t.* FROM shapes h JOIN memory_terms t ON t.model_id = h.model_id),
-     -- the contexts a person picks, and the trained one, each evaluated as the memory report would
+     -- the contexts a person picks, and the trained one, each evaluated as the memory report would; per shape: the one
+     -- asked for, the picks below the trained one, the trained one, each once (UNION ALL: no sort to drop repeats)
      candidates(c) AS (VALUES (512), (1024), (2048), (4096), (8192), (12288), (16384), (24576), (32768), (49152), (65536),
                               (98304), (131072), (196608), (262144), (393216), (524288), (786432), (1048576)),
-     w AS (SELECT shape, iif(s.ctx = 0, ctx_train, s.ctx) AS ctx FROM shape_terms, s
-           UNION SELECT shape, c FROM shape_terms, candidates WHERE c <= ctx_train
-           UNION SELECT shape, ctx_train FROM shape_terms WHERE ctx_train > 0),
+     w AS (SELECT shape, model_id, iif(s.ctx = 0, ctx_train, s.ctx) AS ctx FROM shape_terms, s
+           UNION ALL SELECT shape, model_id, c FROM shape_terms, candidates, s
+                      WHERE c < ctx_train AND c IS NOT iif(s.ctx = 0, ctx_train, s.ctx)
+           UNION ALL SELECT shape, model_id, ctx_train FROM shape_terms, s WHERE ctx_train > 0 AND s.ctx NOT IN (0, ctx_train)),
      -- the figures of each (shape, context) of w, as src/format/memory_figures.cpp computes them (tests hold the two equal)
-     p AS (SELECT w.shape, w.ctx, (w.ctx + 255) / 256 * 256 AS n_ctx, min(w.ctx, s.batch, s.ubatch) AS tok, s.cache, s.flash, s.swa_full,
-                  s.ctx AS asked_ctx,
+     p AS (SELECT w.shape, w.model_id, w.ctx, (w.ctx + 255) / 256 * 256 AS n_ctx, min(w.ctx, s.batch, s.ubatch) AS tok, s.cache,
+                  s.flash, s.swa_full, s.ctx AS asked_ctx,
                   CASE s.cache WHEN 'f16' THEN 64 WHEN 'q8_0' THEN 34 WHEN 'q4_0' THEN 18 END AS per_32  -- bytes of 32 elements
              FROM w CROSS JOIN s),
      -- each cache's cells: the context rounded up to 256, a sliding one the window and a micro-batch (none without a cache)
@@ -44,7 +47,7 @@ WITH sizes AS (SELECT 'vram' AS what, CAST(:vram AS TEXT) AS txt UNION ALL SELEC
          SELECT p.*, c.k_elements, iif(p.flash, c.v_elements, c.v_padded_elements) AS v_elements,
                 CASE WHEN c.model_id IS NULL THEN NULL
                      WHEN c.kind = 'sliding' AND NOT p.swa_full THEN min(p.n_ctx, (c.window + p.tok + 255) / 256 * 256) ELSE p.n_ctx END AS cells
-           FROM p JOIN shapes h ON h.shape = p.shape LEFT JOIN memory_caches c ON c.model_id = h.model_id),
+           FROM p LEFT JOIN memory_caches c ON c.model_id = p.model_id),
      -- per (shape, context): its caches summed, and the compute buffer
      figures AS MATERIALIZED (
          SELECT x.shape, x.ctx, x.ctx = iif(x.asked_ctx = 0, t.ctx_train, x.asked_ctx) AS chosen,
@@ -54,7 +57,7 @@ WITH sizes AS (SELECT 'vram' AS what, CAST(:vram AS TEXT) AS txt UNION ALL SELEC
                     coalesce(sum(x.cells * ((x.tok + 63) / 64 * 64) * iif(x.flash, 2, 4)), 0)  -- GGML_KQ_MASK_PAD; f16 with flash attention
                     + max(t.scores_per_token_cell * coalesce(iif(x.flash, 0, max(x.cells)), 0) * x.tok + t.attention_per_token * x.tok,
                           t.layer_per_token * x.tok)) AS compute_bytes
-           FROM cells x JOIN shape_terms t ON t.shape = x.shape
+           FROM cells x JOIN memory_terms t ON t.model_id = x.model_id
           GROUP BY x.shape, x.ctx),
      -- a projector beside it in its store (view model_projectors), loaded with it
      projectors AS MATERIALIZED (SELECT model_id, sum(projector_bytes) AS projector_bytes FROM model_projectors GROUP BY model_id),

@@ -11,9 +11,10 @@
 WITH s AS (SELECT coalesce(:ctx, 4096) AS ctx, coalesce(:cache, 'f16') AS cache, coalesce(:batch, 2048) AS batch,
                   coalesce(:ubatch, 512) AS ubatch, coalesce(:flash, 'auto') <> 'off' AS flash, coalesce(:swa_full, 0) AS swa_full),
      chosen AS NOT MATERIALIZED (SELECT m.* FROM models m WHERE m.kind LIKE coalesce(:kind, 'model') AND (:model IS NULL OR m.model_id = :model)),
-     -- one model of each shape among those chosen
-     shapes AS (SELECT t.shape_key AS shape, min(t.model_id) AS model_id
-                  FROM chosen m JOIN memory_terms t ON t.model_id = m.model_id AND t.basis = 'modelled' GROUP BY 1),
+     -- one model of each shape among those chosen (every shape when none is asked for: no pass over models)
+     shapes AS (SELECT t.shape_key AS shape, min(t.model_id) AS model_id FROM memory_terms t
+                 WHERE t.basis = 'modelled' AND (:kind IS NULL AND :model IS NULL OR t.model_id IN (SELECT model_id FROM chosen))
+                 GROUP BY 1),
      -- the figures of each shape, as src/format/memory_figures.cpp computes them (tests hold the two equal)
      w AS (SELECT h.shape, h.model_id, iif(s.ctx = 0, t.ctx_train, s.ctx) AS ctx FROM shapes h JOIN memory_terms t ON t.model_id = h.model_id, s),
      p AS (SELECT w.shape, w.model_id, w.ctx, (w.ctx + 255) / 256 * 256 AS n_ctx, min(w.ctx, s.batch, s.ubatch) AS tok, s.cache, s.flash,
