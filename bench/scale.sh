@@ -47,7 +47,8 @@ assemble() {
         echo "(which skips the columns a count does not need), from dec02-final on also every row written out and the first 50 rows"
         echo "(and \`tensors\` as documented, one model's rows), reports as bundled (their whole output, written to /dev/null) and their first page"
         echo "(\`modelcat query --limit 50 -f csv\`, timed by bash with the process's start), the others each in a fresh sqlite3 process timed by its"
-        echo "\`.timer\` (the run of median wall time of 3; one run when it took over 2 s); crawls as"
+        echo "\`.timer\` (the run of median wall time of 3; one run when it took over 2 s); from dec02-close on also \`fits\` and \`memory\`'s"
+        echo "first 50 rows with the models' shape keys dealt out to 1,000-10,000 keys (in sqlite3, in a transaction rolled back); crawls as"
         echo "\`modelcat crawl --quiet\` under /usr/bin/time. The machine is shared: wall times grow with the load"
         echo "average noted under each label, CPU times less, but they too (one crawl's CPU time moved by 45 % within an hour on December 2)."
         echo
