@@ -179,7 +179,7 @@ TEST_F(MemoryReport, FitsRanksByTheSameFiguresAndFindsLayersAndTheLargestContext
     EXPECT_EQ(report("fits", "-p ctx=32768 -p vram=" + std::to_string(total + 536870911)).at("llama-gqa-q4_k").ints.at("fits"), 0);
     EXPECT_EQ(report("fits", "-p ctx=32768 -p vram=" + std::to_string(total + 536870912)).at("llama-gqa-q4_k").ints.at("fits"), 1);
 
-    // The largest context that fits: its total fits, and no larger context fits weighs does (none without max_ctx):
+    // The largest context that fits: its total fits, and no larger context the report weighs fits (none does without max_ctx):
     // a person's picks up to the trained one, the trained one and the one asked for (docs/memory.md); asked for at
     // the small models' trained context and below it.
     std::map<int64_t, std::map<std::string, Row>> memory_at;  // the memory report by context
