@@ -5,13 +5,53 @@
 //                              [--flash auto|on|off] [--swa-full 0|1] [--sequences N]
 //   node oracle.mjs MODEL.gguf [--no-alloc] --settings '[{"ctx":4096,"cache":"q8_0",...}, ...]'
 //   node oracle.mjs --version      (llama.cpp's release and the CPU features its backend uses)
+// --cpu VARIANT (default: $MODELCAT_ORACLE_CPU, else the best for this CPU) loads only ggml's CPU backend
+// built for VARIANT (haswell: AVX2; skylakex or zen4: AVX-512; sapphirerapids: AMX), as a host with no more
+// than that would: the prebuilt package holds one backend per CPU generation and loads the best one
+// this CPU can run, so a copy without the others is the only mask it has.
 // --no-alloc runs llama.cpp's own no-allocation pass (what `--fit` uses): every buffer is sized as in a
 // real load but none is allocated, so a 16 GiB cache costs nothing; the model's buffers then read 0 in
 // the log and come from llama.cpp's memory breakdown instead, and CPU_REPACK is not reported.
 // node-llama-cpp sets n_batch = n_ubatch = its batchSize; llama.cpp's buffers depend on
 // min(n_ctx, n_batch, n_ubatch) alone (llama-context.cpp), so the setting's ubatch is what is passed.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import process from "node:process";
-import { getLlama, LlamaLogLevel, GgmlType, readGgufFileInfo, GgufInsights } from "node-llama-cpp";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+// node-llama-cpp itself, or a linked copy of bench/memory/node_modules whose only CPU backend is `variant`.
+async function loadNodeLlamaCpp(variant) {
+    if (!variant) return import("node-llama-cpp");
+    const modules = path.join(path.dirname(fileURLToPath(import.meta.url)), "node_modules");
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), `modelcat-oracle-${variant}-`));
+    process.on("exit", () => fs.rmSync(copy, { recursive: true, force: true }));
+    execFileSync("cp", ["-al", modules, copy]);  // hard links: no bytes copied
+    const bins = path.join(copy, "node_modules", "@node-llama-cpp", `linux-${process.arch}`, "bins", `linux-${process.arch}`);
+    const backends = fs.readdirSync(bins).filter((f) => /^libggml-cpu-.+\.so$/.test(f));
+    const kept = `libggml-cpu-${variant}.so`;
+    if (!backends.includes(kept)) throw new Error(`--cpu ${variant}: no such backend (${backends.map((f) => f.slice(12, -3)).join(", ")})`);
+    for (const f of backends) if (f !== kept) fs.unlinkSync(path.join(bins, f));
+    return import(pathToFileURL(path.join(copy, "node_modules", "node-llama-cpp", "dist", "index.js")).href);
+}
+
+function cpuVariant(argv) {
+    const i = argv.indexOf("--cpu");
+    if (i < 0) return process.env.MODELCAT_ORACLE_CPU || null;
+    const variant = argv[i + 1];
+    argv.splice(i, 2);
+    if (!/^[a-z0-9]+$/.test(variant ?? "")) throw new Error("--cpu takes a backend's name, such as haswell");
+    return variant;
+}
+
+function fail(e) {
+    process.stderr.write(`oracle: ${e && e.message || e}\n`);
+    process.exit(1);
+}
+
+const argv = process.argv.slice(2);
+const { getLlama, LlamaLogLevel, GgmlType, readGgufFileInfo, GgufInsights } = await loadNodeLlamaCpp(cpuVariant(argv)).catch(fail);
 
 const defaults = { ctx: 4096, ubatch: 512, cache: "f16", flash: "auto", swa_full: 0, sequences: 1 };
 
@@ -117,12 +157,12 @@ function estimate(insights, s) {
 }
 
 async function main() {
-    if (process.argv[2] === "--version") {
+    if (argv[0] === "--version") {
         const llama = await getLlama({ gpu: false, build: "never", logLevel: LlamaLogLevel.error });
         console.log(`${llama.llamaCppRelease.release} (${llama.llamaCppRelease.repo}), CPU backend: ${llama.systemInfo.trim().replace(/ \|$/, "")}`);
         return llama.dispose();
     }
-    const o = parseArgs(process.argv.slice(2));
+    const o = parseArgs(argv);
     const log = lineCollector();
     const llama = await getLlama({ gpu: false, build: "never", logLevel: LlamaLogLevel.debug, logger: (_level, message) => log.add(message) });
     const insights = await GgufInsights.from(await readGgufFileInfo(o.model), llama);
@@ -147,4 +187,4 @@ async function main() {
     await llama.dispose();
 }
 
-main().catch((e) => { process.stderr.write(`oracle: ${e && e.message || e}\n`); process.exit(1); });
+main().catch(fail);
