@@ -1,5 +1,5 @@
 // Replays fuzz/corpus/json (the fuzz_json target's inputs) through the index,
-// config.json, Hub listing and models page parsers: each input either parses, or is not
+// config.json (as metadata and as the memory engine's shape), Hub listing, models page and Ollama manifest parsers: each input either parses, or is not
 // JSON at all (an error without a place), or is JSON the parser refuses with
 // the JSON path of what it refused.
 #include <gtest/gtest.h>
@@ -12,6 +12,8 @@
 
 #include "format/checkpoint.hpp"
 #include "format/hub_listing.hpp"
+#include "format/model_config.hpp"
+#include "format/ollama_manifest.hpp"
 #include "model/error.hpp"
 
 namespace fs = std::filesystem;
@@ -55,7 +57,9 @@ TEST(JsonCorpus, EveryInputParsesIsNotJsonOrIsRefusedAtAPath) {
         for (const std::string& o : {outcome([](auto b) { return parse_checkpoint_index(b); }, bytes),
                                      outcome([](auto b) { return parse_model_config(b); }, bytes),
                                      outcome([](auto b) { return parse_hub_listing(b); }, bytes),
-                                     outcome([](auto b) { return parse_hub_models(b); }, bytes)}) {
+                                     outcome([](auto b) { return parse_hub_models(b); }, bytes),
+                                     outcome([](auto b) { return parse_model_architecture(b); }, bytes),
+                                     outcome([](auto b) { return parse_ollama_manifest(b); }, bytes)}) {
             expect_classed(o, valid);
             refused += valid && o != "ok";
         }
@@ -75,6 +79,7 @@ TEST(JsonCorpus, HandWrittenInputsReadAsExpected) {
     EXPECT_EQ(idx.total_size, 128u);
     EXPECT_EQ(parse_model_config(read("config.json")).size(), 9u);
     EXPECT_EQ(parse_hub_listing(read("listing.json")).size(), 2u);  // the directory is skipped
+    EXPECT_EQ(parse_ollama_manifest(read("ollama-manifest.json")).size(), 5u);  // the model, template, system, params and license
     const auto models = parse_hub_models(read("models.json"));
     ASSERT_EQ(models.size(), 2u);
     EXPECT_EQ(models[0].repo, "org/Llama-3.1-8B-GGUF");
