@@ -27,7 +27,12 @@ async function loadNodeLlamaCpp(variant) {
     const modules = path.join(path.dirname(fileURLToPath(import.meta.url)), "node_modules");
     const copy = fs.mkdtempSync(path.join(os.tmpdir(), `modelcat-oracle-${variant}-`));
     process.on("exit", () => fs.rmSync(copy, { recursive: true, force: true }));
-    execFileSync("cp", ["-al", modules, copy]);  // hard links: no bytes copied
+    try {
+        execFileSync("cp", ["-al", modules, copy], { stdio: "ignore" });  // hard links: no bytes copied
+    } catch {
+        fs.rmSync(path.join(copy, "node_modules"), { recursive: true, force: true });  // a partial copy's links are the package's own files
+        execFileSync("cp", ["-r", modules, copy]);  // another file system (a tmpfs /tmp): 85 MB copied
+    }
     const bins = path.join(copy, "node_modules", "@node-llama-cpp", `linux-${process.arch}`, "bins", `linux-${process.arch}`);
     const backends = fs.readdirSync(bins).filter((f) => /^libggml-cpu-.+\.so$/.test(f));
     const kept = `libggml-cpu-${variant}.so`;
