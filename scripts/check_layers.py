@@ -62,7 +62,7 @@ def breaches(src):
     files = dict(sources(src))
     folders = {rel.split("/")[0] for rel in files if "/" in rel}
     for f in sorted(folders - set(ORDER)):
-        problems.append(f"src/{f}/ is not in the layer order ({', '.join(ORDER)}): add it to tools/check_layers.py")
+        problems.append(f"src/{f}/ is not in the layer order ({', '.join(ORDER)}): add it to scripts/check_layers.py")
     rank = {name: i for i, name in enumerate(ORDER)}
     file_graph, folder_graph = {}, {}
     for rel, path in files.items():
