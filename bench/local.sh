@@ -9,10 +9,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-9}
-cmake -S . -B build-rel -DCMAKE_BUILD_TYPE=Release -DMODELCAT_TESTS=OFF >/dev/null
-cmake --build build-rel -j2 --target modelcat modelcat-samples >/dev/null
+cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DMODELCAT_TESTS=OFF >/dev/null
+cmake --build build-bench -j2 --target modelcat modelcat-samples >/dev/null
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
-build-rel/modelcat-samples "$work/lineup" >/dev/null
+build-bench/modelcat-samples "$work/lineup" >/dev/null
 mkdir "$work/empty"
 cat "$work"/lineup/*.gguf >/dev/null  # headers into the page cache (the data is a hole)
 
@@ -36,15 +36,15 @@ median_wall() { sort -g "$1" | awk '{w[NR] = $1} END {print w[int((NR + 1) / 2)]
 
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 for i in $(seq "$RUNS"); do
-    crawl "$work/all" build-rel/modelcat "$work/lineup" samples/real
+    crawl "$work/all" build-bench/modelcat "$work/lineup" samples/real
     if [ -n "${BEFORE:-}" ]; then crawl "$work/all-before" "$BEFORE" "$work/lineup" samples/real; fi
-    crawl "$work/lineup-mc" build-rel/modelcat "$work/lineup"
+    crawl "$work/lineup-mc" build-bench/modelcat "$work/lineup"
     # a new catalogue and nothing to crawl: what creating the schema costs, with the process around it
-    crawl "$work/new" build-rel/modelcat "$work/empty"
+    crawl "$work/new" build-bench/modelcat "$work/empty"
     if [ -n "${BEFORE:-}" ]; then crawl "$work/new-before" "$BEFORE" "$work/empty"; fi
     # the same into a catalogue created beforehand: the crawl without creating the schema
-    rm -f "$work/c.db"*; build-rel/modelcat crawl --quiet --db "$work/c.db" "$work/empty" 2>/dev/null
-    timed "$work/lineup-existing" build-rel/modelcat crawl --quiet --db "$work/c.db" "$work/lineup"
+    rm -f "$work/c.db"*; build-bench/modelcat crawl --quiet --db "$work/c.db" "$work/empty" 2>/dev/null
+    timed "$work/lineup-existing" build-bench/modelcat crawl --quiet --db "$work/c.db" "$work/lineup"
     if [ -n "${BEFORE:-}" ]; then crawl "$work/lineup-before" "$BEFORE" "$work/lineup"; fi
     if [ -n "${GGUF_TOOLS:-}" ]; then
         timed "$work/lineup-gt" sh -c 'for f in "$1"/*.gguf; do "$0" show "$f" >/dev/null; done' "$GGUF_TOOLS" "$work/lineup"
@@ -52,7 +52,7 @@ for i in $(seq "$RUNS"); do
 done
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 rm -f "$work/c.db"*
-build-rel/modelcat crawl --db "$work/c.db" "$work/lineup" samples/real 2>"$work/summary" >/dev/null  # not --quiet: its summary line
+build-bench/modelcat crawl --db "$work/c.db" "$work/lineup" samples/real 2>"$work/summary" >/dev/null  # not --quiet: its summary line
 summary=$(tail -n1 "$work/summary")
 read -r headers bytes reads < <(sqlite3 -separator ' ' "$work/c.db" "SELECT sum(header_bytes), sum(bytes_read), sum(requests) FROM files")
 q4=$(sqlite3 -separator ' ' "$work/c.db" "SELECT header_bytes, bytes_read, requests FROM files WHERE location LIKE '%-Q4_K_M.gguf'")
@@ -60,7 +60,7 @@ q4=$(sqlite3 -separator ' ' "$work/c.db" "SELECT header_bytes, bytes_read, reque
     echo "# Local crawl benchmark"
     echo
     echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores ($(lscpu | sed -nE 's/^Model name: +//p')), Release build of" \
-         "$(git log -1 --format=%h) (build-rel), by \`bench/local.sh\` (RUNS=$RUNS, each a fresh catalogue; page cache warm)," \
+         "$(git log -1 --format=%h) (build-bench), by \`bench/local.sh\` (RUNS=$RUNS, each a fresh catalogue; page cache warm)," \
          "load average $load_start at the start, $load_end at the end (the machine is shared: CPU times are the steadier figure)."
     echo "Input: 8 sparse Llama 3.1 8B quant replicas (7,840,928-byte headers, 40.2 GB apparent) + the real samples in samples/real."
     echo
