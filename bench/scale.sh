@@ -3,74 +3,50 @@
 # into a fresh catalogue, re-crawls it unchanged, times every view and every bundled
 # report, accounts the catalogue's bytes (dbstat), and writes bench/RESULTS-scale.md.
 #
-#   bench/scale.sh [--models N] [--label after|before|...] [--modelcat BIN] [--queries DIR] [--build DIR]
-#   bench/scale.sh --assemble      (only rewrite RESULTS-scale.md from the recorded labels and notes)
+#   bench/scale.sh [--models N] [--modelcat BIN] [--queries DIR] [--build DIR] [--against FILE.tsv] [--out FILE.md]
 #
-# --label L with --modelcat and --queries from an older checkout records that build in
-# bench/scale-L.{md,tsv}; RESULTS-scale.md sets every label's numbers side by side (before
-# first, after last). The first crawl and the re-crawl each run $CRAWL_RUNS times (default 3,
-# the median by wall time is reported, every run listed with its CPU time and load average).
-# Scratch (zoo, catalogues) lives in $SCALE_WORK (default /tmp/modelcat-scale). --build DIR takes
-# modelcat and modelcat-zoo from an existing Release build instead of configuring build-rel.
+# RESULTS-scale.md is one current page: a table with a column per zoo size (10,000 and 100,000
+# models) and a section per size (date, host, load, commit, the crawl, the catalogue's bytes). A
+# run at N models replaces N's column and section and keeps the other sizes' as the page had them
+# (read back from its table). Earlier pages are in git history (git log -p -- bench/RESULTS-scale.md).
+# Each run also leaves its raw figures in $SCALE_WORK/scale-N.tsv (item, wall ms, CPU ms, load).
+# To compare builds: run the older one first (--modelcat and --queries from its checkout, --out
+# elsewhere so the page stays), copy its scale-N.tsv aside, then run this build with --against
+# that copy: the page gets a column of its figures beside N's (the next run drops it).
+#   bench/scale.sh --modelcat OLD/build/modelcat --queries OLD/queries --out /tmp/old.md
+#   cp /tmp/modelcat-scale/scale-10000.tsv /tmp/old.tsv; bench/scale.sh --against /tmp/old.tsv
+# The first crawl and the re-crawl each run $CRAWL_RUNS times (default 3, the median by wall time
+# is reported, every run listed with its CPU time and load average). Scratch (zoo, catalogues)
+# lives in $SCALE_WORK (default /tmp/modelcat-scale). --build DIR takes modelcat and modelcat-zoo
+# from an existing Release build instead of configuring build-bench/.
 # Every timing is noted with the 1-minute load average when it began (the machine is shared).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 models=10000
-label=after
 modelcat=""
 build=""
 queries=$root/queries
-assemble_only=0
+against=""
+out=$root/bench/RESULTS-scale.md
 while [ $# -gt 0 ]; do
     case "$1" in
         --models) models=$2; shift 2 ;;
-        --label) label=$2; shift 2 ;;
         --modelcat) modelcat=$2; shift 2 ;;
         --queries) queries=$2; shift 2 ;;
         --build) build=$2; shift 2 ;;
-        --assemble) assemble_only=1; shift ;;
-        *) echo "usage: $0 [--models N] [--label after|before] [--modelcat BIN] [--queries DIR] [--build DIR] [--assemble]" >&2; exit 2 ;;
+        --against) against=$(realpath "$2"); shift 2 ;;
+        --out) out=$(realpath -m "$2"); shift 2 ;;
+        *) echo "usage: $0 [--models N] [--modelcat BIN] [--queries DIR] [--build DIR] [--against FILE.tsv] [--out FILE.md]" >&2; exit 2 ;;
     esac
 done
-# RESULTS-scale.md: every label's timings side by side, then each label's notes.
-assemble() {
-    all=$(ls "$root"/bench/scale-*.tsv | sed -E 's/.*scale-(.*)\.tsv/\1/')
-    # bench/scale-order lists the labels in the table's order (else: before first, after last)
-    if [ -f "$root/bench/scale-order" ]; then labels=$(grep -x -F "$all" "$root/bench/scale-order")
-    else labels=$(echo "$all" | grep -x before; echo "$all" | grep -v -x -e before -e after | sort; echo "$all" | grep -x after); fi
-    last=$(echo "$labels" | tail -1)
-    {
-        echo "# The catalogue at scale (\`bench/scale.sh\`)"
-        echo
-        echo "Times in ms, wall (CPU = user + sys) and the 1-minute load average when the timing began: views as \`SELECT count(*) FROM (SELECT * FROM V)\`"
-        echo "(which skips the columns a count does not need), from dec02-final on also every row written out and the first 50 rows"
-        echo "(and \`tensors\` as documented, one model's rows), reports as bundled (their whole output, written to /dev/null) and their first page"
-        echo "(\`modelcat query --limit 50 -f csv\`, timed by bash with the process's start), the others each in a fresh sqlite3 process timed by its"
-        echo "\`.timer\` (the run of median wall time of 3; one run when it took over 2 s); from dec02-close on also \`fits\` and \`memory\`'s"
-        echo "first 50 rows with the models' shape keys dealt out to 1,000-10,000 keys (in sqlite3, in a transaction rolled back); crawls as"
-        echo "\`modelcat crawl --quiet\` under /usr/bin/time. The machine is shared: wall times grow with the load"
-        echo "average noted under each label, CPU times less, but they too (one crawl's CPU time moved by 45 % within an hour on December 2)."
-        echo
-        printf '| item |'; for l in $labels; do printf ' %s |' "$l"; done; echo
-        printf '|---|'; for l in $labels; do printf -- '---:|'; done; echo
-        cut -f1 "$root/bench/scale-$last.tsv" | while read -r item; do
-            printf '| %s |' "$item"
-            for l in $labels; do printf ' %s |' "$(awk -F'\t' -v k="$item" '$1 == k {printf "%.0f (%.0f)%s", $2, $3, ($4 == "" ? "" : " @" $4)}' "$root/bench/scale-$l.tsv")"; done
-            echo
-        done
-        for l in $labels; do echo; cat "$root/bench/scale-$l.md"; done
-        [ -f "$root/bench/scale-notes.md" ] && { echo; cat "$root/bench/scale-notes.md"; }
-    } >"$root/bench/RESULTS-scale.md"
-    echo "wrote $root/bench/RESULTS-scale.md" >&2
-}
-if [ "$assemble_only" = 1 ]; then assemble; exit 0; fi
+[ -z "$against" ] || [ -f "$against" ] || { echo "bench/scale.sh: --against $against: no such file" >&2; exit 2; }
 
 work=${SCALE_WORK:-/tmp/modelcat-scale}
 mkdir -p "$work"
 
 if [ -z "$build" ]; then
-    build=$root/build-rel
+    build=$root/build-bench
     cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DMODELCAT_TESTS=OFF >/dev/null
     cmake --build "$build" -j2 --target modelcat modelcat-zoo >/dev/null
 fi
@@ -89,10 +65,10 @@ fi
 zoo_counts=$(cat "$zoo/.counts")
 echo "zoo: $zoo_counts" >&2
 
-db=$work/$label.db
+db=$work/scale-$models.db
 rm -f "$db" "$db-wal" "$db-shm"
-tsv=$root/bench/scale-$label.tsv
-md=$root/bench/scale-$label.md
+tsv=$work/scale-$models.tsv
+md=$work/scale-$models.md
 : >"$tsv"
 
 # Wall seconds, CPU seconds (user + sys), peak RSS (KB) and the 1-minute load average before one crawl;
@@ -233,16 +209,16 @@ per_row=$(sqlite3 -separator ' ' "$db" "SELECT group_concat(name || ' ' || print
                                         FROM (SELECT name, sum(pgsize) AS b FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 8)")
 slowest=$(grep -E '^(view|report)' "$tsv" | sort -t$'\t' -k2 -g | tail -1 | cut -f1,2)
 {
-    echo "### $label"
+    echo "## $models models"
     echo
     echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') (load average $load_before at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end) on $(nproc) cores ($(lscpu | sed -nE 's/^Model name: +//p'))," \
-         "$(free -g | awk '/^Mem:/ {print $2}') GiB RAM, SQLite $(sqlite3 --version | cut -d' ' -f1), binary $modelcat, reports from $queries (script at $(cd "$root" && git log -1 --format=%h))."
+         "$(free -g | awk '/^Mem:/ {print $2}') GiB RAM, SQLite $(sqlite3 --version | cut -d' ' -f1), binary $modelcat ($("$modelcat" --version 2>/dev/null | head -2 | paste -sd, - | sed 's/,/, /' || echo 'no --version')), reports from $queries (script at $(cd "$root" && git log -1 --format=%h))."
     echo
     echo "- zoo: $zoo_counts; $(du -sh "$zoo" | cut -f1) on disk ($(du -sh --apparent-size "$zoo" | cut -f1) apparent)," \
          "generated in $(printf "%.1f" "$(cat "$zoo/.seconds")") s"
     echo "- first crawl (fresh catalogue, page cache warm): **${crawl1_s} s, $(echo "scale=0; $n_models / $crawl1_s" | bc) models/s** (CPU ${crawl1_cpu} s: $(echo "scale=0; $n_models / $crawl1_cpu" | bc) models per CPU second), peak RSS $((crawl1_rss / 1024)) MB; median of $crawl_runs: $(list_runs <"$work/first.txt")"
     echo "- unchanged re-crawl: **${crawl2_s} s** (CPU ${crawl2_cpu} s; $unchanged files unchanged), peak RSS $((crawl2_rss / 1024)) MB; median of $crawl_runs: $(list_runs <"$work/again.txt")"
-    echo "- catalogue: $n_models models, $n_tensors tensor rows, $db_bytes bytes = **$(echo "$db_bytes / $n_tensors" | bc) bytes per tensor row**"
+    echo "- catalogue: $n_models models, $n_tensors tensor rows, $db_bytes bytes = **$(echo "scale=2; $db_bytes / $n_tensors" | bc) bytes per tensor row**"
     echo "- per tensor row, by what holds it (dbstat bytes / tensor rows): $per_row"
     echo "- slowest view or report: ${slowest/$'\t'/ at } ms"
     echo "- report parameters: policy model=$mid; diff and diff_metadata a=$diff_a b=$diff_b; reconcile gguf=$rec_gguf source=$rec_source; fits vram=24GiB"
@@ -255,4 +231,71 @@ slowest=$(grep -E '^(view|report)' "$tsv" | sort -t$'\t' -k2 -g | tail -1 | cut 
     echo '```'
 } >"$md"
 
-assemble
+# The page: this run's column and section replace those of its size; the other sizes' stay as the
+# page had them; --against FILE.tsv adds that file's figures as a column beside this run's.
+python3 - "$out" "$models" "$tsv" "$md" "$against" <<'EOF'
+import os, re, sys
+out, models, tsv, md, against = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+INTRO = """# The catalogue at scale (`bench/scale.sh`)
+
+Times in ms: wall (CPU = user + sys) @ the 1-minute load average when the timing began. Views
+three ways: counted (`SELECT count(*) FROM (SELECT * FROM V)`, which skips the columns a count does
+not need), every row written out, and the first 50 rows (`tensors`: counted, its first 50 rows and
+one model's rows, as documented). Reports as bundled (their whole output, to /dev/null) and their
+first page (`modelcat query --limit 50 -f csv`, timed by bash with the process's start); the others
+each in a fresh sqlite3 process timed by its `.timer` (the run of median wall time of 3; one run when
+it took over 2 s). `fits` and `memory`'s first 50 rows also with the models' shape keys dealt out to
+1,000-10,000 keys (in sqlite3, in a transaction rolled back). Crawls as `modelcat crawl --quiet`
+under /usr/bin/time. The machine is shared: wall times grow with the load average noted, CPU times
+less, but they too. What these figures justify is in [docs/performance.md](../docs/performance.md).
+
+Earlier runs are in git history: `git log -p -- bench/RESULTS-scale.md`; the dated runs of December
+1-2 (labels `before` to `dec02-close-100k`, each build's figures side by side, and their notes) in
+`git show 9c9c466:bench/RESULTS-scale.md` and `git show 9c9c466:bench/scale-notes.md`.
+"""
+def fmt(n): return f"{n:,} models"
+def cell(wall, cpu, load): return f"{float(wall):.0f} ({float(cpu):.0f})" + (f" @{load}" if load else "")
+def read_tsv(path):
+    rows = {}
+    for line in open(path):
+        f = line.rstrip("\n").split("\t")
+        if len(f) >= 3: rows[f[0]] = cell(f[1], f[2], f[3] if len(f) > 3 else "")
+    return rows
+columns, sections, items = {}, {}, []  # size -> {item: cell}; size -> section text
+if os.path.exists(out):
+    text = open(out).read()
+    lines = text.split("\n")
+    header = None
+    for line in lines:
+        if line.startswith("| item |"):
+            header = [c.strip() for c in line.strip("|").split("|")]
+        elif header and line.startswith("| ") and not line.startswith("|---"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            items.append(cells[0])
+            for name, c in zip(header[1:], cells[1:]):
+                m = re.fullmatch(r"([\d,]+) models", name)
+                if m and c: columns.setdefault(int(m.group(1).replace(",", "")), {})[cells[0]] = c
+        elif header and not line.startswith("|"):
+            header = None
+    for m in re.finditer(r"^## ([\d,]+) models\n.*?(?=^## |\Z)", text, re.S | re.M):
+        sections[int(m.group(1).replace(",", ""))] = m.group(0).rstrip("\n") + "\n"
+run = read_tsv(tsv)
+columns[models] = run
+sections[models] = re.sub(r"^## .*", "## " + fmt(models), open(md).read(), count=1).rstrip("\n") + "\n"
+order = list(run) + [i for i in items if i not in run]
+sizes = sorted(columns)
+heads = [fmt(n) for n in sizes]
+extra = read_tsv(against) if against else None
+if extra is not None:
+    heads.append(f"against {os.path.basename(against)}")
+    order += [i for i in extra if i not in order]
+with open(out, "w") as f:
+    f.write(INTRO + "\n")
+    f.write("| item | " + " | ".join(heads) + " |\n|---|" + "---:|" * len(heads) + "\n")
+    for item in order:
+        cells = [columns[n].get(item, "") for n in sizes] + ([extra.get(item, "")] if extra is not None else [])
+        f.write(f"| {item} | " + " | ".join(cells) + " |\n")
+    for n in sizes:
+        if n in sections: f.write("\n" + sections[n])
+print(f"wrote {out}", file=sys.stderr)
+EOF
