@@ -49,8 +49,9 @@ header() {
 {
   echo "# Conversion audit benchmark"
   echo
-  echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores (shared with other jobs: load average $(cut -d' ' -f1 /proc/loadavg)),"
-  echo "Release build, by \`bench/audit.sh\` (JOBS=$JOBS), files in page cache."
+  echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores ($(lscpu | sed -nE 's/^Model name: +//p'); shared with other jobs: load average $(cut -d' ' -f1 /proc/loadavg)),"
+  echo "Release build of $(git log -1 --format=%h), by \`bench/audit.sh\` (JOBS=$JOBS), files in page cache."
+  echo "Earlier runs are in git history: \`git log -p -- bench/RESULTS-audit.md\`."
   echo "Pair: \`modelcat-audit-pair $shape\` — a Llama-3-style checkpoint, two BF16 shards"
   echo "($(du -cb "$DIR"/checkpoint/*.safetensors | tail -1 | cut -f1) bytes of real pseudo-random values), and its conversions."
   echo

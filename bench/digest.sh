@@ -47,7 +47,8 @@ out=$root/bench/RESULTS-digest.md
 {
     echo "# The nightly digest at scale"
     echo
-    echo "\`bench/digest.sh\`, $(date -u +%Y-%m-%d), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start."
+    echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by \`bench/digest.sh\` on $(nproc) cores ($(lscpu | sed -nE 's/^Model name: +//p')), $("$modelcat" --version | head -n1), load average $(cut -d' ' -f1-3 /proc/loadavg) at the start."
+    echo "Earlier runs are in git history: \`git log -p -- bench/RESULTS-digest.md\`."
     echo "History: 100,000 models over 30 nights: all new the first night, then each night the same 1,000 files"
     echo "failing again and 500 others re-quantized ($(sqlite3 "$db" 'SELECT count(*) FROM model_events') rows of model_events)."
     echo "Each \`modelcat changes --db history.db --since SPEC\` run 3 times: the median wall time, the peak RSS."

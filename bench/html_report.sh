@@ -28,7 +28,8 @@ cells=$(grep -o 'data-tensor=' "$work/dom.html" | wc -l)
 {
   echo "# HTML report benchmark"
   echo
-  echo "Measured $(date -u +%Y-%m-%d) on $(nproc) shared cores by \`bench/html_report.sh\` (RUNS=$RUNS), $(chromium --version 2>/dev/null | head -1)."
+  echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) shared cores ($(lscpu | sed -nE 's/^Model name: +//p'); load average $(cut -d' ' -f1-3 /proc/loadavg) at the end) by \`bench/html_report.sh\` (RUNS=$RUNS) at $(git log -1 --format=%h), $(chromium --version 2>/dev/null | head -1)."
+  echo "Earlier runs are in git history: \`git log -p -- bench/RESULTS-html.md\`."
   echo "Input: the 8-quant Llama 3.1 8B lineup plus $COPIES copies of it under other names (bench/copy_models.py): $models models of one architecture, 292 tensors each."
   echo
   echo "| what | value |"

@@ -47,6 +47,7 @@ stats() {  # $1 $2: log lines (from, to]; prints resolver api storage 429s stora
     $1 == "storage" { st++; bytes += $6 } $5 == 429 { lim++ }
     END { printf "%d %d %d %d %d\n", res, api, st, lim, bytes }'
 }
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 read -r s1 a1 b1 < <(night first)
 read -r res1 api1 st1 lim1 by1 < <(stats "$a1" "$b1")
 read -r s2 a2 b2 < <(night second)
@@ -59,10 +60,12 @@ per() { awk "BEGIN{printf \"%.3f\", $1 / $n}"; }
 {
   echo "# Hub crawl benchmark"
   echo
-  echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores (shared), by \`bench/hub.sh\`, against the Hub replica"
+  echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores ($(lscpu | sed -nE 's/^Model name: +//p'); shared: load average $load_start at the start,"
+  echo "$(cut -d' ' -f1-3 /proc/loadavg) at the end) at $(git -C "$repo" log -1 --format=%h), by \`bench/hub.sh\`, against the Hub replica"
   echo "(\`tests/http/hub_replica.py\`) on 127.0.0.1: $n files in $REPOS repos, each a real $header-byte GGUF header"
   echo "(ggml-vocab-llama-spm.gguf), budgets scaled to $RESOLVERS resolver calls and $API API calls per ${WINDOW}-s"
   echo "fixed window. Counts are from the replica's log. Files catalogued: $ok."
+  echo "Earlier runs are in git history: \`git log -p -- bench/RESULTS-hub.md\`."
   echo
   echo "| night | wall s | budget floor s (files / budget × window) | resolver calls / file | storage reads / file | API calls | storage bytes / header bytes | 429s |"
   echo "|---|---|---|---|---|---|---|---|"

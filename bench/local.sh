@@ -62,6 +62,7 @@ q4=$(sqlite3 -separator ' ' "$work/c.db" "SELECT header_bytes, bytes_read, reque
     echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores ($(lscpu | sed -nE 's/^Model name: +//p')), Release build of" \
          "$(git log -1 --format=%h) (build-bench), by \`bench/local.sh\` (RUNS=$RUNS, each a fresh catalogue; page cache warm)," \
          "load average $load_start at the start, $load_end at the end (the machine is shared: CPU times are the steadier figure)."
+    echo "Earlier runs are in git history: \`git log -p -- bench/RESULTS-local.md\`."
     echo "Input: 8 sparse Llama 3.1 8B quant replicas (7,840,928-byte headers, 40.2 GB apparent) + the real samples in samples/real."
     echo
     echo "| what | median wall (CPU) | all wall times (s) |"

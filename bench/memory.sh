@@ -38,7 +38,8 @@ table=$(nice node bench/memory/compare.mjs build-bench/modelcat-memory-figures "
 {
   echo "# Memory benchmark: the memory engine against llama.cpp itself"
   echo
-  echo "Measured $(date -u +%Y-%m-%d) by \`bench/memory.sh\` on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs));"
+  echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by \`bench/memory.sh\` at $(git log -1 --format=%h) on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
+  echo "(the figures are bytes, which the load does not change); earlier runs are in git history: \`git log -p -- bench/RESULTS-memory.md\`."
   echo "llama.cpp $(node bench/memory/oracle.mjs --version) via node-llama-cpp 3.21.1 (bench/memory/)."
   echo "The \`memory\` report's figures are the engine's, byte for byte: tests/memory_report_test.cpp crawls the small files"
   echo "into a catalogue and compares every figure of the report with the engine's at 64 settings."

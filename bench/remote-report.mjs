@@ -1,4 +1,4 @@
-// Writes bench/RESULTS.md (on stdout) from the raw output of bench/remote.sh:
+// Writes bench/RESULTS-remote.md (on stdout) from the raw output of bench/remote.sh:
 //   node bench/remote-report.mjs WORKDIR
 // WORKDIR holds meta.json, reference.json (header bytes read locally), count/ (the pass on the
 // sndbuf=32k listener that requests and bytes are taken from) and runs/N/ (the timed runs). Each
@@ -143,6 +143,7 @@ p(
   `Machine: ${meta.nproc} cores (${meta.cpu}), ${meta.mem} memory, Linux ${meta.kernel}; load average ${meta.load_before} before the runs, ${meta.load_after} after ` +
     "(the machine is shared: other jobs were running).",
 );
+p("Earlier runs are in git history: `git log -p -- bench/RESULTS-remote.md` (before 2026-12-06 the page was bench/RESULTS.md).");
 p(
   `Versions: modelcat ${meta.modelcat_rev} ("${meta.modelcat_subject}", Release build); the peer @huggingface/gguf ${peerVersion} on node ${meta.node}; nginx ${meta.nginx}.`,
 );

@@ -6,7 +6,7 @@
 # 32K to 512K tokens (`modelcat-samples DIR --vocab`, tests/kit/ranked_vocab.hpp), and three real
 # vocabularies from ../shared/fixtures/real followed by 1 GiB of (sparse) zeros.
 #
-#   bench/remote-vocab.sh [--modelcat BIN] [--label NAME] [--samples BIN]   # one binary: a table
+#   bench/remote-vocab.sh [--modelcat BIN] [--samples BIN]                  # one binary: a table
 #   bench/remote-vocab.sh --before OLD_BIN --modelcat NEW_BIN               # both, side by side
 #
 # Writes the table to stdout; OUT=FILE also to FILE. Needs nginx (nginx-light) and sqlite3.
@@ -96,7 +96,8 @@ done
 {
   echo "# Remote header reads per vocabulary size (issue 25, item 4)"
   echo
-  echo "Measured $(date -u +%Y-%m-%dT%H:%M:%SZ) by \`bench/remote-vocab.sh\` on $(nproc) cores ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)), nginx $("$NGINX" -v 2>&1 | sed 's/.*\///'), modelcat $(git -C "$repo" rev-parse --short HEAD)."
+  echo "Measured $(date -u +%Y-%m-%dT%H:%M:%SZ) by \`bench/remote-vocab.sh\` on $(nproc) cores ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)), nginx $("$NGINX" -v 2>&1 | sed 's/.*\///'), modelcat $(git -C "$repo" rev-parse --short HEAD), load average $(cut -d' ' -f1-3 /proc/loadavg) (the figures are requests and bytes, which the load does not change)."
+  echo "Earlier runs are in git history: \`git log -p -- bench/RESULTS-remote-vocab.md\`."
   echo
   echo "Each file crawled alone (\`modelcat crawl URL\` into a fresh catalogue) from nginx on 127.0.0.1 (\`sndbuf=32k\`, as the tests'"
   echo "nginx); requests and bytes from nginx's access log. Header bytes from a local crawl; local reads and bytes"

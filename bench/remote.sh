@@ -2,20 +2,20 @@
 # Remote crawl benchmark (issue 4): modelcat against @huggingface/gguf (the peer) reading the
 # headers of the Llama 3.1 8B lineup over HTTP range requests from a local nginx, plus the sharded
 # BF16 checkpoint through its index URL, plus a local comparison. Requests and bytes are counted
-# per file from nginx's access log, not from either tool's own counters. Writes bench/RESULTS.md.
+# per file from nginx's access log, not from either tool's own counters. Writes bench/RESULTS-remote.md.
 #
 #   bench/remote.sh                  # as root on Debian 12; installs what is missing
 #   RUNS=5 BUILD=/tmp/b OUT=/tmp/r.md KEEP=1 bench/remote.sh
 #
 # RUNS   timed repetitions; medians are reported (default 3)
 # BUILD  modelcat's Release build directory (default /tmp/modelcat-bench-build; built here)
-# OUT    the report (default bench/RESULTS.md)
+# OUT    the report (default bench/RESULTS-remote.md)
 # KEEP   1: keep the scratch directory (lineup, nginx config and log, every run's raw output)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 RUNS=${RUNS:-3}
 BUILD=${BUILD:-/tmp/modelcat-bench-build}
-OUT=${OUT:-$repo/bench/RESULTS.md}
+OUT=${OUT:-$repo/bench/RESULTS-remote.md}
 KEEP=${KEEP:-0}
 
 say() { echo "remote.sh: $*" >&2; }
