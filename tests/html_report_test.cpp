@@ -373,4 +373,80 @@ TEST(HtmlReportCommand, AMapOfMillionsOfCellsIsNotDrawnAndThePageStillRenders) {
     EXPECT_NE(dump.out.find("data-tensor=\"blk.0.attn_q.weight\""), std::string::npos);
 }
 
+// Issue 35: a catalogue someone sends is input like any file. Layers no crawl writes (-1 once made the
+// map write before its row, -5 threw, and the int64 ends), each matching its tensor's name, are drawn
+// as layer-less tensors; the page is written and the layered row keeps its one column.
+TEST(HtmlReportCommand, ACraftedCatalogueWithOutOfRangeLayersStillGetsItsPage) {
+    test::TempDir dir;
+    kit::GgufWriter w;
+    w.add_kv("general.architecture", kit::GgufValue::str("llama"));
+    w.add_kv("general.name", kit::GgufValue::str("crafted"));
+    for (int layer = 0; layer < 5; ++layer) w.add_tensor("blk." + std::to_string(layer) + ".attn_q.weight", {32}, 0);
+    w.write(dir / "crafted.gguf");
+    const std::string db = (dir / "c.db").string(), html = (dir / "r.html").string();
+    ASSERT_EQ(test::run_modelcat("crawl --quiet --db " + db + " " + (dir / "crafted.gguf").string()).exit_code, 0);
+    const std::vector<std::pair<int, std::string>> crafted = {  // after blk.0: its row holds a cell when -1 comes
+        {1, "-1"}, {2, "-5"}, {3, "9223372036854775807"}, {4, "-9223372036854775808"}};
+    {
+        SQLite::Database cat(db, SQLite::OPEN_READWRITE);
+        for (const auto& [layer, value] : crafted)
+            cat.exec("UPDATE tensor_names SET layer = " + value + ", name = 'blk." + value + ".attn_q.weight' WHERE name = 'blk." +
+                     std::to_string(layer) + ".attn_q.weight'");
+    }
+    test::CommandResult r = test::run_modelcat("report --html " + html + " --db " + db);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::ifstream in(html);
+    const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(page.find("{\"L\":1,"), std::string::npos) << "blk.0 alone is layered: one column";
+    for (const auto& [layer, value] : crafted)
+        EXPECT_NE(page.find("[\"blk." + value + ".attn_q.weight\","), std::string::npos) << value << " is a layer-less tensor";
+}
+
+// Sizes no crawl writes: 2^62 bytes and 1 KiB more (one double's step there). In GiB they are 2^-20
+// apart, and a tick step of that size is under half a double's step at 2^32: the scatter's axis once
+// never reached its end (the page grew until memory ran out).
+TEST(HtmlReportCommand, ACraftedCatalogueWithSizesOneDoubleApartStillGetsItsScatter) {
+    test::TempDir dir;
+    for (const char* name : {"a", "b"}) {
+        kit::GgufWriter w;
+        w.add_kv("general.architecture", kit::GgufValue::str("llama"));
+        w.add_tensor("token_embd.weight", {256}, 0);
+        w.write(dir / (std::string(name) + ".gguf"));
+    }
+    const std::string db = (dir / "c.db").string();
+    ASSERT_EQ(test::run_modelcat("crawl --quiet --db " + db + " " + dir.path().string()).exit_code, 0);
+    {
+        SQLite::Database cat(db, SQLite::OPEN_READWRITE);
+        cat.exec("UPDATE models SET header_bytes = 0, file_bytes = 4611686018427387904 + 1024 * (model_id - 1)");
+    }
+    const std::string limits = test::sanitized() ? "timeout 10 " : "ulimit -v 4194304; timeout 10 ";  // the old loop grew without end
+    test::CommandResult r = test::run_modelcat("report --html - --db " + db, limits);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("<figure class=\"scatter\">"), std::string::npos);
+    EXPECT_EQ(r.out.find("nan\""), std::string::npos) << "no coordinate divides by an empty range";
+}
+
+// Counts no crawl writes: every tensor 9e18 bytes (their sum per type passes int64: the legend once
+// overflowed), and a group view replaced by one whose model_ids are not ids (once "modelcat: stoll").
+TEST(HtmlReportCommand, ACraftedCatalogueWithHugeCountsAndForeignIdsStillGetsItsPage) {
+    test::TempDir dir;
+    kit::GgufWriter w;
+    w.add_kv("general.architecture", kit::GgufValue::str("llama"));
+    for (int layer = 0; layer < 2; ++layer) w.add_tensor("blk." + std::to_string(layer) + ".attn_q.weight", {32}, 0);
+    w.write(dir / "crafted.gguf");
+    const std::string db = (dir / "c.db").string();
+    ASSERT_EQ(test::run_modelcat("crawl --quiet --db " + db + " " + (dir / "crafted.gguf").string()).exit_code, 0);
+    {
+        SQLite::Database cat(db, SQLite::OPEN_READWRITE);
+        cat.exec("UPDATE tensor_layouts SET bytes = 9000000000000000000");
+        cat.exec("DROP VIEW same_file_type_different_policy");
+        cat.exec("CREATE VIEW same_file_type_different_policy AS SELECT 'llama' AS architecture, 'F32' AS file_type_name, "
+                 "0 AS file_type, 'one,99999999999999999999,1' AS model_ids");
+    }
+    test::CommandResult r = test::run_modelcat("report --html - --db " + db);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("No two models of this selection declare the same file_type"), std::string::npos)
+        << "the one id the view names is one model: no group";
+}
+
 }  // namespace

@@ -2,6 +2,7 @@
 // same-file_type comparison and its summary line, and the selection cap.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <set>
 
 #include "catalog/writer.hpp"
@@ -71,6 +72,21 @@ TEST(PolicyCompare, SummaryGroupsByNewTypeWithLayerRanges) {
               (std::set<std::string>{"blk.0.ffn_down.weight", "blk.1.ffn_down.weight", "blk.2.ffn_down.weight",
                                      "blk.5.ffn_down.weight", "output.weight", "rope_freqs.weight", "token_embd.weight"}));
     EXPECT_EQ(report::policy_summary(base, "A", base, "B"), "B = A");
+}
+
+// Layers a crafted catalogue holds at the int64 ends (twice the largest: two names, one layer) make
+// ranges without overflowing (the sanitized suite stops at a signed overflow).
+TEST(PolicyCompare, LayerRangesAtTheInt64Ends) {
+    constexpr int64_t kMax = std::numeric_limits<int64_t>::max(), kMin = std::numeric_limits<int64_t>::min();
+    catalog::ReportModel base, other;
+    for (int64_t l : {kMin, kMin + 1, kMax, kMax}) {
+        base.tensors.push_back(tensor("ffn_down.weight", l, "Q4_K"));
+        base.tensors.back().name += std::to_string(base.tensors.size());
+        other.tensors.push_back(base.tensors.back());
+        other.tensors.back().type = "Q6_K";
+    }
+    EXPECT_EQ(report::policy_summary(base, "A", other, "B"),
+              "B = A + ffn_down in layers -9223372036854775808,-9223372036854775807,9223372036854775807,9223372036854775807 as Q6_K");
 }
 
 TEST(PolicyCompare, RecipeSummaryUsesTheRecipesWords) {

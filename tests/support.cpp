@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <random>
@@ -101,10 +102,16 @@ std::filesystem::path fixtures_dir() { return std::filesystem::path(MODELCAT_FIX
 std::filesystem::path llama_cpp_fixtures_dir() { return fixtures_dir().parent_path() / "llama-cpp"; }
 
 std::string first_control_character(const std::string& s) {
+    // The format characters that reorder or hide text, as UTF-8: U+061C, U+200B-U+200F, U+2028-U+202E,
+    // U+2066-U+2069, U+FEFF.
+    static const std::vector<std::string> kUnseen = {
+        "\u061c", "\u200b", "\u200c", "\u200d", "\u200e", "\u200f", "\u2028", "\u2029", "\u202a", "\u202b",
+        "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069", "\ufeff"};
     for (size_t i = 0; i < s.size(); ++i) {
         auto c = static_cast<unsigned char>(s[i]);
         auto next = i + 1 < s.size() ? static_cast<unsigned char>(s[i + 1]) : 0;
-        if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f || (c == 0xc2 && next >= 0x80 && next <= 0x9f))
+        bool unseen = std::any_of(kUnseen.begin(), kUnseen.end(), [&](const std::string& u) { return s.compare(i, u.size(), u) == 0; });
+        if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f || (c == 0xc2 && next >= 0x80 && next <= 0x9f) || unseen)
             return "byte " + std::to_string(c) + " at " + std::to_string(i) + " in: " + s.substr(i > 40 ? i - 40 : 0, 80);
     }
     return "";

@@ -56,7 +56,8 @@ std::filesystem::path llama_cpp_fixtures_dir();  // ../shared/fixtures/llama-cpp
 void copy_llama31_lineup(const std::filesystem::path& dir);
 
 // "" when s holds no control character that acts on a terminal (C0 but newline
-// and tab, DEL, C1 as UTF-8); else the first one's byte, position and context.
+// and tab, DEL, C1 as UTF-8) nor a format character that reorders or hides text
+// (bidirectional, zero-width, separators, BOM); else the first one's byte, position and context.
 std::string first_control_character(const std::string& s);
 
 }  // namespace modelcat::test

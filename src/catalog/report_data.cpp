@@ -3,6 +3,7 @@
 #include <SQLiteCpp/Statement.h>
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <set>
 #include <sstream>
@@ -116,8 +117,12 @@ std::vector<ReportGroup> load_groups(SQLite::Database& db, const std::vector<Rep
     while (st.executeStep()) {
         ReportGroup g{text(st.getColumn(0)), text(st.getColumn(1)), {}};
         std::stringstream ids(text(st.getColumn(2)));
-        for (std::string id; std::getline(ids, id, ',');)
-            if (auto it = index.find(std::stoll(id)); it != index.end()) g.members.push_back(it->second);
+        for (std::string id; std::getline(ids, id, ',');) {
+            int64_t model_id = 0;
+            auto [end, error] = std::from_chars(id.data(), id.data() + id.size(), model_id);
+            if (error != std::errc() || end != id.data() + id.size()) continue;  // a sent catalogue's view can hold anything
+            if (auto it = index.find(model_id); it != index.end()) g.members.push_back(it->second);
+        }
         std::sort(g.members.begin(), g.members.end());
         std::set<std::string> policies;  // a selection can hold one policy of a group: then it is no group
         for (size_t i : g.members) policies.insert(models[i].policy_hash);

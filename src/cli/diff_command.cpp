@@ -83,7 +83,7 @@ Command diff_command(CLI::App& app, std::string& db) {
     cmd->add_option("--db", db, "catalogue database (unused when both arguments are files)");
     cmd->add_option("a", d->a, "model_id, name, location, or a file")->required();
     cmd->add_option("b", d->b, "model_id, name, location, or a file")->required();
-    cmd->add_option("-f,--format", d->format, "table (the default on a terminal), plain (otherwise), csv, json or markdown");
+    cmd->add_option("-f,--format", d->format, "table (the default on a terminal), plain (otherwise), csv, csv-raw, json or markdown");
     cmd->add_flag("--metadata", d->metadata, "compare metadata keys too: added, removed, changed");
     return {cmd, [d, &db] { return run_diff(db, *d); }};
 }

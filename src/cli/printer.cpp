@@ -8,6 +8,7 @@
 #include "cli/terminal.hpp"
 #include "format/json_text.hpp"
 #include "model/limits.hpp"
+#include "report/html_text.hpp"
 
 namespace modelcat::cli {
 
@@ -20,17 +21,36 @@ bool is_number(const catalog::Cell& c) {
     return std::holds_alternative<int64_t>(c) || std::holds_alternative<double>(c);
 }
 
-std::string csv_field(const catalog::Cell& c) {
+// A CSV cell. A text cell is shown as on a terminal, after a ' when it starts with = + - @ TAB or CR
+// (OWASP's rule: a spreadsheet would run =cmd|' /C calc'!A0); numbers stay as stored, -1 too. `raw`
+// (csv-raw, for programs): the exact text.
+std::string csv_field(const catalog::Cell& c, bool raw) {
     std::string s = std::holds_alternative<double>(c) ? format::json_number(std::get<double>(c)) : raw_text(c);
+    if (!raw && std::holds_alternative<std::string>(c)) s = (s.find_first_of("=+-@\t\r") == 0 ? "'" : "") + terminal_safe(s);
     if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
     std::string q = "\"";
     for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
     return q + "\"";
 }
 
+// A markdown cell: escaped as HTML (a viewer renders <img src=x onerror=...>), a link's "](" as
+// "&#93;(" ([x](javascript:...) is text then), '|' escaped and a newline a space (one row, one cell).
+std::string markdown_cell(std::string_view s) {
+    const std::string html = report::html_escape(s);
+    std::string out;
+    for (size_t i = 0; i < html.size(); ++i) {
+        if (html[i] == '|') out += "\\|";
+        else if (html[i] == '\n') out += ' ';
+        else if (html[i] == ']' && i + 1 < html.size() && html[i + 1] == '(') out += "&#93;";
+        else out += html[i];
+    }
+    return out;
+}
+
 void print_table(std::ostream& out, const catalog::QueryResult& r, bool markdown) {
+    auto shown = [&](const std::string& s) { return markdown ? markdown_cell(terminal_safe(s)) : terminal_safe(s); };
     std::vector<std::string> header;
-    for (const auto& name : r.columns) header.push_back(terminal_safe(name));
+    for (const auto& name : r.columns) header.push_back(shown(name));
     std::vector<size_t> w(header.size());
     std::vector<bool> numeric(header.size(), true);
     for (size_t c = 0; c < header.size(); ++c) w[c] = header[c].size();
@@ -38,12 +58,7 @@ void print_table(std::ostream& out, const catalog::QueryResult& r, bool markdown
     for (const auto& row : r.rows) {
         cells.emplace_back();
         for (size_t c = 0; c < row.size(); ++c) {
-            std::string s = terminal_safe(raw_text(row[c]));
-            if (markdown) {
-                std::string e;
-                for (char ch : s) e += ch == '|' ? std::string("\\|") : ch == '\n' ? std::string(" ") : std::string(1, ch);
-                s = e;
-            }
+            std::string s = shown(raw_text(row[c]));
             w[c] = std::max(w[c], s.size());
             if (!is_number(row[c]) && !std::holds_alternative<std::monostate>(row[c])) numeric[c] = false;
             cells.back().push_back(std::move(s));
@@ -99,9 +114,10 @@ OutputFormat parse_output_format(const std::string& s) {
     if (s == "table") return OutputFormat::table;
     if (s == "plain") return OutputFormat::plain;
     if (s == "csv") return OutputFormat::csv;
+    if (s == "csv-raw") return OutputFormat::csv_raw;
     if (s == "json") return OutputFormat::json;
     if (s == "markdown" || s == "md") return OutputFormat::markdown;
-    throw std::invalid_argument("unknown format '" + s + "' (table, plain, csv, json, markdown)");
+    throw std::invalid_argument("unknown format '" + s + "' (table, plain, csv, csv-raw, json, markdown)");
 }
 
 void print_result(std::ostream& out, const catalog::QueryResult& r, OutputFormat f, const TableShape& shape) {
@@ -120,9 +136,7 @@ void ResultPrinter::columns(const std::vector<std::string>& names) {
     if (!shape_.picked.empty() || !own_set) shape_.preferred.clear();  // its labels head its own set only
     held_.columns.clear();
     for (size_t c : kept_) held_.columns.push_back(names[c]);
-    if (format_ != OutputFormat::csv) return;
-    for (size_t c = 0; c < held_.columns.size(); ++c) out_ << (c ? "," : "") << csv_field(held_.columns[c]);
-    out_ << "\n";
+    if (format_ == OutputFormat::csv || format_ == OutputFormat::csv_raw) csv_row({held_.columns.begin(), held_.columns.end()});
 }
 
 void ResultPrinter::row(std::vector<catalog::Cell> all) {
@@ -145,9 +159,7 @@ void ResultPrinter::row(std::vector<catalog::Cell> all) {
             held_.rows.push_back(std::move(cells));
             break;
         case OutputFormat::csv:
-            for (size_t c = 0; c < cells.size(); ++c) out_ << (c ? "," : "") << csv_field(cells[c]);
-            out_ << "\n";
-            break;
+        case OutputFormat::csv_raw: csv_row(cells); break;
         case OutputFormat::json: {
             std::string s = rows_ ? ",\n {" : "[\n {";
             for (size_t c = 0; c < held_.columns.size(); ++c) {
@@ -160,11 +172,16 @@ void ResultPrinter::row(std::vector<catalog::Cell> all) {
                 else if (auto* d = std::get_if<double>(&cell)) s += format::json_number(*d);
                 else format::append_json_string(s, std::get<std::string>(cell));
             }
-            out_ << json_without_c1(s + "}");
+            out_ << json_terminal_safe(s + "}");
             break;
         }
     }
     ++rows_;
+}
+
+void ResultPrinter::csv_row(const std::vector<catalog::Cell>& cells) {
+    for (size_t c = 0; c < cells.size(); ++c) out_ << (c ? "," : "") << csv_field(cells[c], format_ == OutputFormat::csv_raw);
+    out_ << "\n";
 }
 
 void ResultPrinter::finish() {

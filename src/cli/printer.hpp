@@ -9,14 +9,15 @@
 
 namespace modelcat::cli {
 
-enum class OutputFormat { table, plain, csv, json, markdown };
+enum class OutputFormat { table, plain, csv, csv_raw, json, markdown };
 
 // "" is the default: table when stdout is a terminal, plain (the same raw values as csv) when it is not.
+// csv is for spreadsheets (its text cells defused), csv-raw for programs (the exact text).
 OutputFormat parse_output_format(const std::string& s);  // throws on an unknown name
 OutputFormat default_output_format();
 void print_result(std::ostream& out, const catalog::QueryResult& r, OutputFormat f, const TableShape& shape = {});
 
-// Prints rows as they come: csv and json stream (memory independent of the rows); a table or
+// Prints rows as they come: csv, csv-raw and json stream (memory independent of the rows); a table or
 // markdown aligns its columns, so it holds the text, and past model::Limits::max_table_bytes
 // throws, naming the formats that stream. finish() ends the output. `shape` picks the columns
 // (--columns in every format; the report's own set in a table) and the table's width. With a
@@ -33,6 +34,7 @@ public:
     bool cut() const { return cut_; }  // rows beyond the limit were left unread
 
 private:
+    void csv_row(const std::vector<catalog::Cell>& cells);  // the header's names or a row, as csv or csv-raw
     std::ostream& out_;
     OutputFormat format_;
     TableShape shape_;

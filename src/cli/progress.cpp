@@ -79,7 +79,8 @@ void CrawlDisplay::progress(const crawl::CrawlProgress& p) {
 void CrawlDisplay::budget_wait(const std::string& host, const std::string& budget, double seconds) {
     if (quiet_) return;
     clear_line();
-    std::fprintf(stderr, "%s: the \"%s\" budget is spent; waiting %.0f s for it to reset\n", host.c_str(), budget.c_str(), seconds);
+    std::fprintf(stderr, "%s: the \"%s\" budget is spent; waiting %.0f s for it to reset\n", terminal_safe(host).c_str(),
+                 terminal_safe(budget).c_str(), seconds);
 }
 
 void CrawlDisplay::finish(const crawl::CrawlReport& r, const SummaryLists* json) {
@@ -133,7 +134,7 @@ void CrawlDisplay::finish(const crawl::CrawlReport& r, const SummaryLists* json)
     append_list(j, "new", json->new_);
     append_list(j, "changed", json->changed);
     append_list(j, "gone", json->gone);
-    std::cout << json_without_c1(j) << "}\n";
+    std::cout << json_terminal_safe(j) << "}\n";
 }
 
 std::string dry_run_json(const crawl::DryRun& plan) {
@@ -165,7 +166,7 @@ std::string dry_run_json(const crawl::DryRun& plan) {
         format::append_json_string(j, plan.gone[i]);
     }
     j += "], \"gone_total\": " + std::to_string(plan.gone.size()) + "}";
-    return json_without_c1(j);
+    return json_terminal_safe(j);
 }
 
 }  // namespace modelcat::cli

@@ -82,8 +82,8 @@ Command query_command(CLI::App& app, std::string& db) {
     cmd->add_option("-p,--param", q->params, "parameter key=value (bound to :key); repeatable, one each")
         ->allow_extra_args(false);  // `-p model=X policy`: policy stays the report's name
     cmd->add_option("-f,--format", q->format,
-                    "table (for a person: the default on a terminal), plain (aligned raw values: the default otherwise), csv, json "
-                    "or markdown");
+                    "table (for a person: the default on a terminal), plain (aligned raw values: the default otherwise), csv (for "
+                    "spreadsheets: text that would be a formula starts with '), csv-raw (the exact text), json or markdown");
     cmd->add_option("--columns", q->columns, "these columns, in this order (a,b,c), in any format")->delimiter(',')->allow_extra_args(false);
     cmd->add_option("--limit", q->limit, "print the first N rows (0, the default: every row); a report that streams stops computing there");
     cmd->add_flag("--wide", q->wide, "table: every column at full width (not only the report's own set, fitted to $COLUMNS)");

@@ -173,7 +173,7 @@ int run_show(const ShowArgs& s) {
         io::LocalReader inline_reads(0);
         io::SyncFile file(inline_reads, io::RangeRequest{s.path});
         const model::FileHeader header = io::read_header(file, {});
-        if (s.json) std::cout << json_without_c1(header_json(s.path, header));
+        if (s.json) std::cout << json_terminal_safe(header_json(s.path, header));
         else print_header(std::cout, s.path, header, file.bytes_read(), file.requests(), s.all);
     } catch (const model::FormatError& e) {
         std::cerr << "error: " << terminal_safe(e.failure(s.path).describe()) << "\n";

@@ -8,8 +8,10 @@
 namespace modelcat::cli {
 
 // s with C0 controls (other than newline and tab) and DEL as \xNN, C1
-// controls (U+0080-U+009F) as \u00NN, and bytes that are not valid UTF-8 as
-// \xNN (a lone 0x9b is a CSI to some terminals). Everything else unchanged.
+// controls (U+0080-U+009F) and the format characters that reorder or hide text
+// (U+061C, U+200B-U+200F, U+2028-U+202E, U+2066-U+2069, U+FEFF) as \uNNNN, and
+// bytes that are not valid UTF-8 as \xNN (a lone 0x9b is a CSI to some
+// terminals). Everything else unchanged.
 std::string terminal_safe(std::string_view s);
 
 // terminal_safe, with newline and tab escaped too: text that must stay on its line (a digest's
@@ -19,8 +21,8 @@ std::string terminal_line(std::string_view s);
 // 1,048,576: a count for a person.
 std::string with_commas(uint64_t n);
 
-// JSON text with each C1 control written as its \u00NN escape: the same JSON
-// value (C1 controls are legal raw in JSON strings, and act on terminals).
-std::string json_without_c1(std::string_view json);
+// JSON text with each C1 control and each format character terminal_safe escapes written as its
+// \uNNNN escape: the same JSON value (they are legal raw in JSON strings, and act on terminals).
+std::string json_terminal_safe(std::string_view json);
 
 }  // namespace modelcat::cli

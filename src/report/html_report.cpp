@@ -59,7 +59,8 @@ struct MapEncoder {
         std::string flat;
         for (const auto& t : model.tensors) {
             std::string lead = t.layer ? std::to_string(*t.layer) + "." + t.kind : "";
-            bool layered = t.layer && *t.layer < kMaxLayerColumns && t.name.size() > lead.size() &&
+            // a layer no crawl writes (a crafted catalogue's -1) indexes no column: the tensor is drawn layer-less
+            bool layered = t.layer && *t.layer >= 0 && *t.layer < kMaxLayerColumns && t.name.size() > lead.size() &&
                            t.name.ends_with(lead);
             if (!layered) {
                 ++cell_count;
@@ -160,17 +161,17 @@ struct Writer {
     }
 
     void legend() {
-        std::map<std::string, std::pair<int64_t, int64_t>> seen;  // type -> (bytes, elements), for measured rates
+        // type -> (bytes, elements), for measured rates; doubles, as a crafted catalogue's sizes pass int64 when summed
+        std::map<std::string, std::pair<double, double>> seen;
         for (const auto& m : data.models)
             for (const auto& t : m.tensors) {
-                seen[t.type].first += t.bytes;
-                seen[t.type].second += t.elements;
+                seen[t.type].first += static_cast<double>(t.bytes);
+                seen[t.type].second += static_cast<double>(t.elements);
             }
         std::vector<std::pair<double, std::string>> order;
         for (const auto& [type, be] : seen) {
             auto it = std::find_if(data.ggml_types.begin(), data.ggml_types.end(), [&](const auto& g) { return g.name == type; });
-            double bpw = it != data.ggml_types.end() ? it->bits_per_weight
-                                                     : be.second ? static_cast<double>(be.first) * 8 / static_cast<double>(be.second) : 0;
+            double bpw = it != data.ggml_types.end() ? it->bits_per_weight : be.second ? be.first * 8 / be.second : 0;
             order.emplace_back(bpw, type);
         }
         std::sort(order.begin(), order.end());

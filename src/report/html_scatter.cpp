@@ -32,6 +32,8 @@ struct Range {
     double lo, hi, step;
     static Range of(double min, double max, int ticks) {
         double step = tick_step(max > min ? max - min : std::max(std::abs(max), 1.0), ticks);
+        // a step under the doubles' resolution at these values would never advance a tick (crafted sizes 2^62 and 1 KiB more)
+        step = std::max(step, std::max(std::abs(min), std::abs(max)) * 1e-9);
         double lo = std::floor(min / step) * step, hi = std::ceil(max / step) * step;
         if (hi <= lo) hi = lo + step;
         return {lo, hi, step};

@@ -1,6 +1,7 @@
 #include "report/policy_compare.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 
 namespace modelcat::report {
@@ -23,7 +24,8 @@ std::string layer_ranges(std::vector<int64_t> layers) {
     std::string out;
     for (size_t i = 0; i < layers.size();) {
         size_t j = i;
-        while (j + 1 < layers.size() && layers[j + 1] == layers[j] + 1) ++j;
+        // a crafted catalogue's layer can be the largest int64: no + 1 past it
+        while (j + 1 < layers.size() && layers[j] < std::numeric_limits<int64_t>::max() && layers[j + 1] == layers[j] + 1) ++j;
         if (!out.empty()) out += ",";
         out += std::to_string(layers[i]);
         if (j > i) {
