@@ -54,6 +54,8 @@ CrawlPlan plan_crawl(const std::vector<std::string>& files, std::vector<model::F
     for (const auto& idx : indexes) {
         try {
             add(checkpoint_plan(idx, locator));
+        } catch (const model::FormatError& e) {
+            plan.problems.push_back(e.failure(idx));
         } catch (const std::exception& e) {
             plan.problems.push_back({.location = idx, .message = e.what()});
         }
