@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <fstream>
 #include <map>
 
 #include "kit/gguf_writer.hpp"
@@ -106,6 +107,37 @@ TEST(SpecialFiles, NamedAsInputsTheyAreErrorsOnThatInput) {
         EXPECT_EQ(show.exit_code, 1);
         EXPECT_NE(show.err.find(std::string(n) + ": a "), std::string::npos) << show.err;
     }
+}
+
+// A checkpoint folder whose index names one shard (`shard_json`: its name as JSON string text).
+void make_checkpoint(const fs::path& dir, const std::string& shard_json) {
+    fs::create_directories(dir);
+    std::ofstream(dir / "model.safetensors.index.json") << R"({"weight_map":{"a":")" << shard_json << R"("}})";
+}
+
+// Before: "header length 3475222254926655346 exceeds the cap of 100000000", the file's first 8 bytes as a number.
+TEST(SpecialFiles, AShardLinkedToATextFileIsNamedSoWithoutNumbersFromItsBytes) {
+    test::TempDir tmp;
+    make_checkpoint(tmp / "ck", "model-00001-of-00001.safetensors");
+    fs::create_symlink("/etc/passwd", tmp / "ck/model-00001-of-00001.safetensors");
+    char first[8] = {};
+    ASSERT_TRUE(std::ifstream("/etc/passwd", std::ios::binary).read(first, sizeof first));
+    uint64_t as_length = 0;
+    std::memcpy(&as_length, first, sizeof first);
+    test::CommandResult r = test::run_modelcat("crawl --db " + (tmp / "c.db").string() + " " + (tmp / "ck").string(), kHangGuard);
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("model-00001-of-00001.safetensors: offset 0: not a safetensors file: a text file"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find(std::to_string(as_length)), std::string::npos) << r.err;
+}
+
+// Before: the message ended at the NUL ("...: /tmp/.../ck/model-00001"), the rest of the name lost.
+TEST(SpecialFiles, AShardNameHoldingANulIsShownWholeAndEscaped) {
+    test::TempDir tmp;
+    make_checkpoint(tmp / "ck", "model-00001\\u0000-evil.safetensors");
+    test::CommandResult r = test::run_modelcat("crawl --db " + (tmp / "c.db").string() + " " + (tmp / "ck").string(), kHangGuard);
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_EQ(test::first_control_character(r.err), "");
+    EXPECT_NE(r.err.find("shard name 'model-00001\\x00-evil.safetensors'"), std::string::npos) << r.err;
 }
 
 }  // namespace

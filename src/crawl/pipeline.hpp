@@ -68,6 +68,7 @@ private:
     const locate::ListingEntry* listing(const std::string& location) const;
     void read_all(const JobPtr& job);
     void read_data(const JobPtr& job, size_t index, bool restarted);
+    void read_next_data(const JobPtr& job);
     void end_read(const std::shared_ptr<HeaderRead>& fr);
     void read_range(const JobPtr& job, const std::shared_ptr<HeaderRead>& fr, format::ByteRange range);
     void on_range(const JobPtr& job, const std::shared_ptr<HeaderRead>& fr, io::RangeReply reply);

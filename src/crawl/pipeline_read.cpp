@@ -18,6 +18,10 @@ namespace {
 // A longer text layer (a license) is listed in ollama.layers but its text not stored.
 constexpr uint64_t kMaxLayerBytes = 256 << 10;
 
+// A model's data files read at once: a name or an index promising thousands of shards
+// costs no more than this past its first missing one (the first failure ends the model).
+constexpr size_t kDataReadsPerModel = 4;
+
 const locate::PlannedManifest* manifest_of(const locate::ModelPlan& plan, const std::string& location) {
     for (const auto& m : plan.manifests)
         if (m.location == location) return &m;
@@ -37,10 +41,10 @@ void add_layer_text(const locate::TextLayer& layer, const io::RangeReply& reply,
     h.metadata.push_back(std::move(e));
 }
 
-// What changes when a file is rewritten under us: the ETag, or locally the stat.
+// What changes when a file is rewritten under us: the ETag and the size the server says, or locally the stat.
 std::string version_of(const io::RangeReply& r) {
     if (r.stat) return std::to_string(r.stat->mtime_ns) + "/" + std::to_string(r.stat->size);
-    return r.etag;
+    return r.etag + "/" + std::to_string(r.total_size.value_or(0));
 }
 
 }  // namespace
@@ -48,9 +52,15 @@ std::string version_of(const io::RangeReply& r) {
 void ModelPipeline::read_all(const JobPtr& job) {
     job->pending = job->files.size();
     if (job->pending == 0) return finish(job);
-    for (size_t i = 0; i < job->files.size(); ++i) {
-        if (i < job->plan.data_files.size()) read_data(job, i, false);
-        else read_side_file(job, i);
+    read_next_data(job);
+    for (size_t i = job->plan.data_files.size(); i < job->files.size() && !job->finished; ++i) read_side_file(job, i);
+}
+
+// Starts data reads up to kDataReadsPerModel in flight, while the model has not failed.
+void ModelPipeline::read_next_data(const JobPtr& job) {
+    while (!job->finished && job->next_data < job->plan.data_files.size() && job->data_reading < kDataReadsPerModel) {
+        ++job->data_reading;
+        read_data(job, job->next_data++, false);
     }
 }
 
@@ -210,6 +220,10 @@ void ModelPipeline::file_done(const JobPtr& job, size_t index, CrawledFile recor
     job->outcome.tensors += record.header.tensors.size();
     job->outcome.warnings += record.header.warnings.size();
     job->read[index] = std::move(record);
+    if (index < job->plan.data_files.size()) {
+        --job->data_reading;
+        read_next_data(job);
+    }
     if (--job->pending == 0) finish(job);
 }
 

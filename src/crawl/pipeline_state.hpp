@@ -24,6 +24,7 @@ struct ModelJob {
     std::vector<std::string> files;                // all_files(plan): data files, then index and config
     std::vector<std::optional<CrawledFile>> read;   // one per file
     size_t pending = 0;
+    size_t next_data = 0, data_reading = 0;  // data files: the next to start, and those started and not done
     bool known = false, finished = false;
     ModelOutcome outcome;
     std::optional<model::ModelRows> rows;   // what derive() made of the files, to be written

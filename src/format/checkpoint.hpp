@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/header.hpp"
+#include "model/limits.hpp"
 
 namespace modelcat::format {
 
@@ -21,7 +22,7 @@ struct CheckpointIndex {
 
 // Refuses shard names that escape the checkpoint's folder (.., absolute, URLs)
 // and more shards than `max_shards`.
-CheckpointIndex parse_checkpoint_index(std::span<const uint8_t> json, size_t max_shards = 10'000);
+CheckpointIndex parse_checkpoint_index(std::span<const uint8_t> json, size_t max_shards = model::Limits::max_shards);
 
 // Every top-level key of config.json as a metadata entry: strings, numbers and
 // booleans natively, arrays and objects as JSON text.

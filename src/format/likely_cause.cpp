@@ -16,6 +16,9 @@ std::optional<std::string> likely_cause(std::span<const uint8_t> first_bytes) {
         return "a Git LFS pointer file, not the model: fetch it with `git lfs pull`";
     if (text.starts_with("<")) return "an HTML or XML page, probably a failed download saved under the model's name";
     if (text.starts_with("{")) return "a JSON document, perhaps a server's error response saved under the model's name";
+    // eight bytes of text: no model starts so (a safetensors header length is under 2^27: its high bytes are zero)
+    auto is_text = [](char c) { return (c >= ' ' && c < 0x7f) || c == '\t' || c == '\n' || c == '\r'; };
+    if (s.size() >= 8 && std::all_of(s.begin(), s.begin() + 8, is_text)) return "a text file, not a model";
     return std::nullopt;
 }
 

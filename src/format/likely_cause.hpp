@@ -1,7 +1,8 @@
 #pragma once
 // What a file that is not a model most likely is, from its first bytes: an HTML
 // page or a JSON error saved under the model's name, a Git LFS pointer, a file
-// of zeros. Named in the error so the person reading it knows what to do.
+// of zeros, other text. Named in the error so the person reading it knows what to do,
+// and in place of numbers decoded from bytes that are not a model's.
 #include <cstdint>
 #include <optional>
 #include <span>

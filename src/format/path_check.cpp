@@ -5,6 +5,7 @@ namespace modelcat::format {
 std::optional<std::string> escapes_folder(std::string_view name) {
     if (name.empty()) return "empty";
     if (name.front() == '/') return "absolute";
+    if (name.find('\0') != std::string_view::npos) return "a NUL byte: the file opened would be the name cut short there";
     if (name.find("://") != std::string_view::npos) return "a URL";
     if (name.find('\\') != std::string_view::npos) return "a backslash";
     if (name.find('%') != std::string_view::npos) return "a percent-escape";  // a URL would decode it (%2e%2e is "..")

@@ -7,7 +7,7 @@
 
 namespace modelcat::format {
 
-// Why `name` would leave its folder (absolute, a URL, a backslash, a percent-escape, a query or
+// Why `name` would leave its folder (absolute, a NUL, a URL, a backslash, a percent-escape, a query or
 // fragment character, an empty or ".." component), or nullopt when it is a plain relative path.
 std::optional<std::string> escapes_folder(std::string_view name);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <limits>
 
 #include "io/curl_api.hpp"
 
@@ -42,7 +43,7 @@ std::optional<ContentRange> parse_content_range(std::string_view value) {
     ContentRange cr;
     if (total != "*") {
         cr.total = to_u64(total);
-        if (!cr.total) return std::nullopt;
+        if (!cr.total || *cr.total > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) return std::nullopt;
     }
     if (span == "*") {
         if (!cr.total) return std::nullopt;  // "bytes */*" says nothing

@@ -9,7 +9,8 @@
 
 namespace modelcat::io::http {
 
-// "bytes FIRST-LAST/TOTAL" (TOTAL may be "*"), or "bytes */TOTAL" on a 416.
+// "bytes FIRST-LAST/TOTAL" (TOTAL may be "*"), or "bytes */TOTAL" on a 416. A TOTAL past
+// 2^63-1 is no file's size (a catalogue stores sizes as signed 64-bit): the header is refused.
 struct ContentRange {
     bool satisfied = true;  // false for "bytes */TOTAL"
     uint64_t first = 0, last = 0;

@@ -49,6 +49,8 @@ struct RangeReply {
     bool appended = false;               // local: they went onto the request's append_to
     bool ok() const { return !error; }
     bool missing() const { return status == 404; }
+    // Whether the answer came from where a redirect led (remote), not from the location asked.
+    bool redirected() const { return !final_url.empty() && final_url != location; }
     // The value of a header kept from the first hop, if present.
     std::optional<std::string> first_hop_header(const std::string& name) const;
 };

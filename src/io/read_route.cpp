@@ -18,14 +18,15 @@ RangeRequest ReadRoute::request(uint64_t offset, uint64_t length) const {
 }
 
 bool ReadRoute::refused(const RangeReply& reply) {
-    if (reply.ok() || direct_.empty() || !presigned_refused(reply.status) || re_resolved_) return false;
+    // a refusal by the origin itself (the Hub: gated) is its answer; one from storage is the signature's
+    if (reply.ok() || !presigned_refused(reply.status) || re_resolved_ || (direct_.empty() && !reply.redirected())) return false;
     direct_.clear();
     re_resolved_ = true;
     return true;
 }
 
 void ReadRoute::follow(const RangeReply& reply) {
-    if (!direct_.empty() || reply.final_url.empty() || reply.final_url == reply.location) return;
+    if (!direct_.empty() || !reply.redirected()) return;
     direct_ = reply.final_url;
     first_hop_ = reply.first_hop;
 }

@@ -3,7 +3,8 @@
 // /resolve/ URL spends a resolver call and redirects to presigned storage);
 // once a redirect has said where the file lives, later reads go there
 // directly, without the token or a budget; a refusal there (the presigned URL
-// expired or was refused: 403, 400, 410) sends the read back to the URL, once.
+// expired or was refused: 403, 400, 410), or from where the URL's own redirect
+// led (a URL signed before the read began), sends the read back to the URL, once.
 // The crawl's header reads and io::SyncFile follow the same route.
 #include <cstdint>
 #include <string>
@@ -22,8 +23,8 @@ public:
     const RangeRequest& origin() const { return origin_; }
     // The request for [offset, offset + length): to the redirect's target once known, else to the origin.
     RangeRequest request(uint64_t offset, uint64_t length) const;
-    // True when `reply` is the direct target refusing (the first time): the read is to be asked
-    // again, and now goes to the origin.
+    // True when `reply` is the direct target, or the target the origin redirected to, refusing
+    // (the first time): the read is to be asked again, and now goes to the origin.
     bool refused(const RangeReply& reply);
     // Where a reply's redirect led, when no target is known yet: later reads go there.
     void follow(const RangeReply& reply);

@@ -49,6 +49,9 @@ void SyncFile::read(uint64_t offset, uint64_t n, format::ByteBuffer& out) {
     const size_t before = out.size();
     RangeReply reply = fetch(offset, n, out);
     if (!reply.total_size) throw IoError(location() + ": the server did not say the file's size (no Content-Range)");
+    if (size_ && *size_ != *reply.total_size)
+        throw IoError(location() + ": the file changed while being read (" + std::to_string(*size_) + " bytes, then " +
+                      std::to_string(*reply.total_size) + ")");
     size_ = *reply.total_size;
     const uint64_t expected = offset >= *size_ ? 0 : std::min(n, *size_ - offset);
     if (out.size() - before != expected)

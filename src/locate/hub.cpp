@@ -200,7 +200,8 @@ std::optional<std::string> bad_hub_commit(const io::RangeReply& reply) {
 
 std::string failure_message(const io::RangeReply& reply, bool token_sent) {
     const std::string what = reply.error.value_or("failed: " + reply.location);
-    if (reply.status != 401 && reply.status != 403) return what;
+    // only the Hub's own refusal is about access: storage's, after its redirect, is about the signed URL
+    if ((reply.status != 401 && reply.status != 403) || reply.redirected()) return what;
     return "gated or private (HTTP " + std::to_string(reply.status) + "); " +
            (token_sent ? "the token does not grant access" : "set HF_TOKEN or --token-file") + ": " + reply.location;
 }

@@ -84,7 +84,7 @@ std::optional<std::string> bad_hub_commit(const io::RangeReply& reply);
 // query or fragment characters, spaces or controls: it goes into URLs as it is.
 bool valid_revision(std::string_view revision);
 
-// A failed reply's message, with what to do about a refusal (401/403).
+// A failed reply's message, with what to do about the Hub's own refusal (401/403; not storage's after its redirect).
 std::string failure_message(const io::RangeReply& reply, bool token_sent);
 
 }  // namespace modelcat::locate

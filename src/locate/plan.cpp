@@ -9,6 +9,7 @@
 #include "locate/checkpoint.hpp"
 #include "locate/hub.hpp"
 #include "locate/split_name.hpp"
+#include "model/error.hpp"
 
 namespace fs = std::filesystem;
 
@@ -53,6 +54,8 @@ CrawlPlan plan_crawl(const std::vector<std::string>& files, std::vector<model::F
     for (const auto& idx : indexes) {
         try {
             add(checkpoint_plan(idx, locator));
+        } catch (const model::FormatError& e) {
+            plan.problems.push_back(e.failure(idx));
         } catch (const std::exception& e) {
             plan.problems.push_back({.location = idx, .message = e.what()});
         }
@@ -66,7 +69,12 @@ CrawlPlan plan_crawl(const std::vector<std::string>& files, std::vector<model::F
             ModelPlan m;
             m.kind = ModelPlan::Kind::split_gguf;
             m.name = hub_repo_or(f, base_name(split->prefix));
-            m.data_files = split_set_files(f);
+            try {
+                m.data_files = split_set_files(f);
+            } catch (const model::FormatError& e) {
+                plan.problems.push_back(e.failure());
+                continue;
+            }
             add(std::move(m));
             continue;
         }

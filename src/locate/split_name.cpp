@@ -2,6 +2,9 @@
 
 #include <cstdio>
 
+#include "model/error.hpp"
+#include "model/limits.hpp"
+
 namespace modelcat::locate {
 
 std::optional<SplitName> parse_split_name(const std::string& location) {
@@ -30,6 +33,9 @@ std::string split_shard_name(const std::string& prefix, unsigned number, unsigne
 std::vector<std::string> split_set_files(const std::string& location) {
     auto split = parse_split_name(location);
     if (!split) return {location};
+    if (split->count > model::Limits::max_shards)
+        throw model::FormatError("the name promises " + std::to_string(split->count) + " shards, more than the cap of " +
+                                 std::to_string(model::Limits::max_shards)).in(location);
     std::vector<std::string> files;
     for (unsigned i = 1; i <= split->count; ++i) files.push_back(split_shard_name(split->prefix, i, split->count));
     return files;

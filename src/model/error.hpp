@@ -27,8 +27,9 @@ struct Failure {
 // does not know the file's name: whoever reads it names it with in().
 class FormatError : public std::runtime_error {
 public:
-    FormatError(std::optional<uint64_t> offset, const std::string& message) : std::runtime_error(message), offset_(offset) {}
-    explicit FormatError(const std::string& message) : std::runtime_error(message) {}
+    FormatError(std::optional<uint64_t> offset, const std::string& message)
+        : std::runtime_error(message), message_(message), offset_(offset) {}
+    explicit FormatError(const std::string& message) : std::runtime_error(message), message_(message) {}
     static FormatError at_json_path(std::string path, const std::string& message) {
         FormatError e(message);
         e.json_path_ = std::move(path);
@@ -40,15 +41,18 @@ public:
         e.location_ = std::move(location);
         return e;
     }
+    // The whole message: what() is a C string, cut short by a NUL that a stranger's name may hold.
+    const std::string& message() const { return message_; }
     std::optional<uint64_t> offset() const { return offset_; }
     const std::string& json_path() const { return json_path_; }
     const std::string& location() const { return location_; }
     // As a Failure: at its own location, else at `location`.
     Failure failure(const std::string& location = {}) const {
-        return {location_.empty() ? location : location_, offset_, json_path_, what()};
+        return {location_.empty() ? location : location_, offset_, json_path_, message_};
     }
 
 private:
+    std::string message_;
     std::optional<uint64_t> offset_;
     std::string json_path_, location_;
 };

@@ -23,6 +23,7 @@ struct Limits {
     uint64_t kept_json_bytes = 0;
 
     // Fixed caps on side files and servers (docs/security.md lists each with its value).
+    static constexpr uint32_t max_shards = 10'000;  // data files of one model: named by an index, or promised by a split name
     static constexpr uint32_t max_manifest_layers = 256;  // an Ollama manifest's layers (real ones hold under 10)
     static constexpr uint32_t max_listing_pages = 100;      // pages of one Hub listing (1,000 entries each are asked for)
     static constexpr uint32_t max_listing_entries = 10'000; // entries on one listing page

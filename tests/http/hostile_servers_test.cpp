@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "kit/gguf_writer.hpp"
+#include "kit/llama31.hpp"
 #include "nginx.hpp"
 #include "support.hpp"
 
@@ -28,6 +29,14 @@ protected:
         return test::run_modelcat("crawl --json-summary --db " + (tmp_ / "c.db").string() + " --hf-endpoint " + nginx_.url("") +
                                       " " + flags + " " + inputs + " " + nginx_.url("/files/good.gguf"),
                                   "timeout 60 ");
+    }
+    // A crawl of `input` that fails it with `error`, the good file catalogued all the same.
+    test::CommandResult fails_alone(const std::string& input, const std::string& error) {
+        test::CommandResult r = crawl(input);
+        EXPECT_EQ(r.exit_code, 1) << r.err;
+        EXPECT_NE(r.err.find(error), std::string::npos) << r.err;
+        EXPECT_NE(r.out.find("\"files_ok\": 1"), std::string::npos) << r.out;
+        return r;
     }
     size_t requests_for(const std::string& path_start) const {
         size_t n = 0;
@@ -166,6 +175,37 @@ TEST_F(HostileServers, AnOversizedResponseHeaderIsReportedAsSuch) {
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_NE(r.err.find("a response header over libcurl's cap (100 KiB a line, CURL_MAX_HTTP_HEADER)"), std::string::npos) << r.err;
     EXPECT_EQ(requests_for("/big-header/"), 1u);
+}
+
+// Before: a request for every shard the name promises, found or not (99,999 after shard 2's 404, 900 MB RSS).
+TEST_F(HostileServers, ASplitSetIsReadNoFurtherThanItsFirstMissingShard) {
+    kit::GgufWriter().write(nginx_.root() / "files/m-00001-of-00500.gguf");
+    fails_alone(nginx_.url("/files/m-00001-of-00500.gguf"), "not found (HTTP 404): " + nginx_.url("/files/m-00002-of-00500.gguf"));
+    // shard 1, then no more than the four reads a model has at once: the first missing shard ends the model
+    EXPECT_LE(requests_for("/files/m-"), 5u);
+}
+
+TEST_F(HostileServers, ASplitNamePromisingMoreShardsThanTheCapIsNotRead) {
+    const std::string name = nginx_.url("/files/m-00001-of-99999.gguf");
+    kit::GgufWriter().write(nginx_.root() / "files/m-00001-of-99999.gguf");
+    fails_alone(name, name + ": the name promises 99999 shards, more than the cap of 10000");
+    EXPECT_EQ(requests_for("/files/m-"), 0u);
+}
+
+// Before: catalogued with file_bytes -1 (and bits per weight -40.25).
+TEST_F(HostileServers, AContentRangeTotalPastAnyFileSizeIsRefused) {
+    kit::GgufWriter().write(nginx_.root() / "files/huge.gguf");
+    fails_alone(nginx_.url("/huge-total/huge.gguf"), "without a usable Content-Range (\"bytes 0-31/18446744073709551615\")");
+    EXPECT_EQ(test::sql_value(tmp_ / "c.db", "SELECT count(*) FROM models WHERE file_bytes < 0"), "0");
+    EXPECT_EQ(test::sql_value(tmp_ / "c.db", "SELECT count(*) FROM files WHERE location LIKE '%huge%'"), "0");
+}
+
+// Before: unnoticed, the file catalogued as if one size had been said throughout.
+TEST_F(HostileServers, AContentRangeTotalThatChangesBetweenReadsFailsTheFile) {
+    kit::llama31_quant("Q4_K_M").write(nginx_.root() / "files/moving.gguf");
+    test::CommandResult r = fails_alone(nginx_.url("/moving-total/moving.gguf"), "the file changed while being read");
+    EXPECT_NE(r.err.find("/99999999999)"), std::string::npos) << r.err;
+    EXPECT_EQ(test::sql_value(tmp_ / "c.db", "SELECT count(*) FROM files WHERE location LIKE '%moving%'"), "0");
 }
 
 }  // namespace

@@ -24,8 +24,13 @@ TEST(HttpHeaders, ContentRange) {
     EXPECT_FALSE(cr->satisfied);
     EXPECT_EQ(cr->total, 1000u);
 
+    cr = parse_content_range("bytes 0-9/9223372036854775807");  // the largest size a catalogue can hold
+    ASSERT_TRUE(cr);
+    EXPECT_EQ(cr->total, 9223372036854775807u);
+
     for (const char* bad : {"", "bytes", "bytes 5-4/10", "bytes 0-10/10", "bytes */*", "items 0-1/2", "bytes 0-x/9",
-                            "bytes -1-5/10", "bytes 0-18446744073709551616/*"})
+                            "bytes -1-5/10", "bytes 0-18446744073709551616/*", "bytes 0-9/18446744073709551615",
+                            "bytes 0-9/9223372036854775808", "bytes */18446744073709551615"})
         EXPECT_FALSE(parse_content_range(bad)) << bad;
 }
 

@@ -125,6 +125,26 @@ TEST_F(HubCrawl, ExpiredPresignedUrlIsResolvedAgainOnce) {
     EXPECT_EQ(test::sql_value(db_, "SELECT resolver_calls || ' ' || storage_reads FROM files"), "2 4");
 }
 
+// Before: "gated or private (HTTP 403); the token does not grant access" for Q6_K, 7 of 8 catalogued.
+// The storage host's 403 after the Hub's 302 is the signed URL gone stale, not the Hub refusing.
+TEST_F(HubCrawl, APresignedUrlExpiredBeforeItsFirstReadIsResolvedAgain) {
+    start({.expired_first_url = "Q6_K"});
+    kit::write_llama31_lineup(hub_->root() / "owner/llama");
+    test::CommandResult r = crawl("hf://owner/llama");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err.find("gated"), std::string::npos) << r.err;
+    auto files = per_file(log());
+    ASSERT_EQ(files.size(), 8u);
+    for (const auto& [path, f] : files) {
+        SCOPED_TRACE(path);
+        const bool stale = path.find("Q6_K") != std::string::npos;
+        EXPECT_EQ(f.resolves, stale ? 2u : 1u);  // Q6_K: the first, and one more after the storage host's 403
+        EXPECT_EQ(f.refused, stale ? 1u : 0u);
+    }
+    EXPECT_EQ(test::sql_value(db_, "SELECT count(*) FROM files WHERE status = 'ok'"), "8");
+    EXPECT_EQ(test::sql_value(db_, "SELECT resolver_calls FROM files WHERE location LIKE '%Q6_K%'"), "2");
+}
+
 TEST_F(HubCrawl, PacedByTheAnnouncedBudgetWithoutA429) {
     // 45 files, 20 resolver calls per 2 s window: three windows' worth, no 429
     start({.api_quota = 3, .resolver_quota = 20, .window_s = 2});

@@ -21,6 +21,7 @@ HubReplica::HubReplica(const std::filesystem::path& dir, ReplicaOptions o) : roo
                                      std::to_string(o.window_s), "--first-url-reads", std::to_string(o.first_url_reads),
                                      "--models-page-max", std::to_string(o.models_page_max)};
     if (o.models_oldest_first) argv.push_back("--models-oldest-first");
+    if (!o.expired_first_url.empty()) argv.insert(argv.end(), {"--expired-first-url", o.expired_first_url});
     pid_ = fork();
     if (pid_ == 0) {
         std::vector<char*> args;

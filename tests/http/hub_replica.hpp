@@ -16,6 +16,7 @@ struct ReplicaOptions {
     unsigned api_quota = 1000, resolver_quota = 5000;
     double window_s = 300;
     unsigned first_url_reads = 0;  // > 0: the first presigned URL of each file expires after this many reads
+    std::string expired_first_url = {};  // non-empty: the first presigned URL of a file whose path holds it is expired when issued
     unsigned models_page_max = 1000;  // repositories on one models API page (the Hub: 1,000)
     bool models_oldest_first = false;  // the models API ignores direction=-1
 };

@@ -184,7 +184,9 @@ class Hub(Handler):
             return self.answer(401, b"gated\n", headers)
         sha, xet = file_hashes(full, path)
         key = f"/{repo}/{path}"
-        expires = int(time.time()) + 3600
+        # --expired-first-url TEXT: the first URL issued for a file whose path holds TEXT is an hour old already
+        stale = args.expired_first_url and args.expired_first_url in path and key not in issued
+        expires = int(time.time()) + (-1 if stale else 3600)
         with lock:
             nonce = sum(len(v) for v in issued.values())  # every URL issued is a new one
             target = f"{key}?X-Amz-Expires={expires}&X-Amz-Nonce={nonce}&X-Amz-Signature={sign(key, expires, nonce)}"
@@ -234,6 +236,7 @@ def main():
     p.add_argument("--resolver-quota", type=int, default=5000)
     p.add_argument("--window", type=float, default=300)
     p.add_argument("--first-url-reads", type=int, default=0)
+    p.add_argument("--expired-first-url", default="")
     p.add_argument("--models-page-max", type=int, default=1000)
     p.add_argument("--models-oldest-first", action="store_true")  # a server ignoring direction=-1
     args = p.parse_args()

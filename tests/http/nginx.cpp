@@ -200,6 +200,12 @@ void Nginx::write_config() const {
             "    \"\" '<http://" << listen(port()) << "/api/models/owner/repo/tree/main?cursor=2>; rel=\"next\"';\n"
             "    default \"\";\n"
             "  }\n"
+            // Content-Range totals a server lies with: /huge-total/ and /moving-total/ pass on port2()'s /files/
+            "  map \"$request_uri $upstream_http_content_range\" $lying_total {\n"
+            "    \"~^/huge-total/\\S* bytes (?<span>[0-9]+-[0-9]+)/\" \"bytes $span/18446744073709551615\";\n"
+            "    \"~^/moving-total/\\S* bytes (?<span>0-[0-9]+/[0-9]+)$\" \"bytes $span\";\n"
+            "    \"~^/moving-total/\\S* bytes (?<span>[0-9]+-[0-9]+)/\" \"bytes $span/99999999999\";\n"
+            "  }\n"
             "  server {\n"
             // A small send buffer: $body_bytes_sent counts what nginx handed to the kernel, and an
             // autotuned loopback buffer (up to 4 MiB) would count bytes that never reached the client.
@@ -261,6 +267,12 @@ void Nginx::write_config() const {
             "    location = /api/models {\n"
             "      default_type application/json;\n"
             "      try_files /models/$arg_author.json =404;\n"
+            "    }\n"
+            "    location ~ ^/(huge|moving)-total/ {\n"
+            "      rewrite ^/[a-z]+-total/(.*)$ /files/$1 break;\n"
+            "      proxy_pass http://" << listen(port2()) << ";\n"
+            "      proxy_hide_header Content-Range;\n"
+            "      add_header Content-Range $lying_total always;\n"
             "    }\n"
             "    location /retry-after-30/ { add_header Retry-After 30 always; return 503; }\n"
             "    location /trickle/ { alias " << files << "; limit_rate 1; }\n"

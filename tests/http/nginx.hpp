@@ -49,7 +49,8 @@ unsigned free_port();
 //               /api/models/owner/endless/tree/main ("[]", Link: rel="next" to a new ?page= each time),
 //               /api/models/owner/climbing/tree/main (root()/tree/climbing.json, X-Repo-Commit
 //               ../../../../good/zz), /retry-after-30/ (503, Retry-After: 30), /trickle/ (limit_rate 1 byte/s),
-//               /big-header/ (a 200 KiB X-Big header line),
+//               /big-header/ (a 200 KiB X-Big header line), /huge-total/NAME (/files/NAME through port2(), its
+//               Content-Range total 2^64-1), /moving-total/NAME (likewise, the total 99999999999 past offset 0),
 //               /v2/ laid out like an Ollama registry: manifests from root()/v2/NS/MODEL/manifests/TAG,
 //               /v2/NS/MODEL/blobs/sha256:HEX -> 307 to url2("/files/registry-blobs/sha256:HEX").
 //   port2()     HTTP/1.1: /files/ (the redirect target: another origin).
