@@ -82,6 +82,8 @@ void SafetensorsParser::read_metadata(simdjson::dom::element value, uint64_t key
     if (value.is_null()) return;
     simdjson::dom::object obj;
     if (value.get_object().get(obj)) throw model::FormatError(key_offset, "__metadata__ must be an object or null");
+    if (obj.size() > limits_.max_metadata_entries)  // before an entry is made for any
+        throw model::FormatError(key_offset, "__metadata__ has more than the cap of " + std::to_string(limits_.max_metadata_entries) + " keys");
     // the value's '{' is the first after the key: a key's raw text holds none
     const std::vector<uint64_t> at = key_offsets(json_, json_.find('{', key_offset - 8));
     std::unordered_set<std::string_view> seen;
