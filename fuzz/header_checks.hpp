@@ -37,9 +37,14 @@ inline std::string check_metadata(const FileHeader& h, const Limits& limits) {
         if (h.format == Format::gguf && e.key.empty()) return "empty GGUF key kept";
         const auto* a = std::get_if<model::ArraySummary>(&e.value);
         if (!a) continue;
-        if (a->json.has_value() != (a->length <= limits.array_json_cap))
+        if (a->json && a->length > limits.array_json_cap)
             return "array '" + e.key + "': JSON kept for length " + std::to_string(a->length);
+        // a short array goes without JSON only past the budget: at most 6 characters an element byte (a bool's "false,")
+        if (!a->json && a->length <= limits.array_json_cap && a->byte_size * 8 < limits.array_json_bytes)
+            return "array '" + e.key + "': no JSON for " + std::to_string(a->byte_size) + " bytes";
         if (!a->json) continue;
+        if (a->json->size() > std::max(limits.array_json_bytes, limits.kept_json_bytes) + 1)  // + its closing ']'
+            return "array '" + e.key + "': JSON of " + std::to_string(a->json->size()) + " bytes, past the budget";
         simdjson::dom::parser parser;
         simdjson::dom::array arr;
         if (parser.parse(simdjson::padded_string(*a->json)).get_array().get(arr))

@@ -30,6 +30,21 @@ std::vector<uint8_t> file_bytes(const GgufWriter& w) {
 
 void put(std::vector<uint8_t>& b, uint64_t at, uint64_t v, size_t width) { std::memcpy(b.data() + at, &v, width); }
 
+// ARRAY(ARRAY, count){ARRAY(U8, elements) x count}, as the bytes after the key's type.
+std::vector<uint8_t> nested_u8_arrays(uint64_t count, const std::vector<uint8_t>& elements) {
+    std::vector<uint8_t> b(12);
+    put(b, 0, static_cast<uint32_t>(GgufType::array), 4);
+    put(b, 4, count, 8);
+    for (uint64_t i = 0; i < count; ++i) {
+        const size_t at = b.size();
+        b.resize(at + 12);
+        put(b, at, static_cast<uint32_t>(GgufType::u8), 4);
+        put(b, at + 4, elements.size(), 8);
+        b.insert(b.end(), elements.begin(), elements.end());
+    }
+    return b;
+}
+
 GgufWriter every_value_type(uint32_t version, Endian endian) {
     GgufWriter w(version, endian);
     w.add_kv("general.architecture", GgufValue::str("llama"));
@@ -102,6 +117,11 @@ void gguf_seeds() {
     GgufValue deep = GgufValue::array(GgufType::u8, {GgufValue::u8(7)});
     for (int i = 0; i < 9; ++i) deep = GgufValue::array(GgufType::array, {deep});
     one_kv("nested-too-deep.gguf", "deep", deep);
+    // a short outer array whose nested arrays' JSON (4 bytes an element) outgrows the 1 MiB budget: kept as hash only
+    std::vector<uint8_t> wide(140'000, 200);
+    GgufWriter nested_json;
+    nested_json.add_raw_kv("nested", static_cast<uint32_t>(GgufType::array), nested_u8_arrays(2, wide));
+    save("nested-json-over-budget.gguf", file_bytes(nested_json));
     one_kv("empty-key.gguf", "", GgufValue::u8(1));
     one_kv("alignment-3.gguf", "general.alignment", GgufValue::u32(3));
     one_kv("alignment-huge.gguf", "general.alignment", GgufValue::u32(1u << 31));
@@ -198,6 +218,11 @@ void safetensors_seeds() {
     raw("offsets-three.safetensors", R"({"a":{"dtype":"U8","shape":[4],"data_offsets":[0,4,8]}})", 4);
     raw("shape-overflow.safetensors",
         R"({"a":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,0]}})", 0);
+    raw("shape-bits-wrap.safetensors", R"({"a":{"dtype":"F32","shape":[576460752303423489],"data_offsets":[0,4]}})", 4);
+    raw("duplicate-dtype.safetensors", R"({"a":{"dtype":"U8","dtype":"F32","shape":[4],"data_offsets":[0,4]}})", 4);
+    std::string keys = R"({"__metadata__":{"k":"")";  // many keys (the cap is 2^20: too big a seed)
+    for (int i = 0; i < 5'000; ++i) keys += ",\"k" + std::to_string(i) + "\":\"v\"";
+    raw("metadata-many-keys.safetensors", keys + "}}", 0);
     raw("not-an-object.safetensors", "[1,2,3]", 0);
     raw("invalid-utf8.safetensors", "{\"\xff\xfe\":{}}", 0);
     raw("metadata-duplicate.safetensors", R"({"__metadata__":{"k":"1","k":"2"}})", 0);

@@ -9,6 +9,7 @@
 #include "audit/converter_mapping.hpp"
 #include "audit/sentencepiece_vocab.hpp"
 #include "model/error.hpp"
+#include "model/limits.hpp"
 
 namespace modelcat::audit {
 
@@ -35,11 +36,15 @@ int32_t added_type(std::string& content, bool special) {
     return kUserDefined;
 }
 
+// The vocabulary is padded to this size with a string per id: a stranger's 1e9 is refused before any is made.
 std::optional<uint64_t> config_vocab_size(const JsonFile& config, const std::vector<std::string_view>& keys) {
     auto h = find_hparam(config, keys);
     auto n = h ? as_integer(h->value) : std::nullopt;
-    if (n && *n > 0) return static_cast<uint64_t>(*n);
-    return std::nullopt;
+    if (!n || *n <= 0) return std::nullopt;
+    if (static_cast<uint64_t>(*n) > model::Limits::max_vocab_size)
+        throw model::FormatError(h->path + ": vocab_size " + std::to_string(*n) + " exceeds the cap of " +
+                                 std::to_string(model::Limits::max_vocab_size) + " tokens");
+    return static_cast<uint64_t>(*n);
 }
 
 ExpectedVocab sentencepiece(const CheckpointJson& c) {
@@ -167,17 +172,17 @@ VocabOrWhy expected_vocab(const std::string& architecture, const CheckpointJson&
     const CheckpointFile& spm = c.texts.tokenizer_model;
     try {
         if (spm.bytes) return {sentencepiece(c), ""};
+        if (!spm.problem.empty()) return {std::nullopt, "tokenizer.model: " + spm.problem};
+        if (!c.tokenizer.ok()) {
+            if (!c.texts.tokenizer.bytes && c.texts.tokenizer.problem.empty())
+                return {std::nullopt, "no tokenizer.model or tokenizer.json beside the checkpoint"};
+            return {std::nullopt, c.tokenizer.problem()};
+        }
+        if (is_llama_model(architecture) && is_llama_hf(c.tokenizer.root())) return {llama_hf(c), ""};
+        return {gpt2(c), ""};
     } catch (const model::FormatError& e) {
         return {std::nullopt, e.what()};
     }
-    if (!spm.problem.empty()) return {std::nullopt, "tokenizer.model: " + spm.problem};
-    if (!c.tokenizer.ok()) {
-        if (!c.texts.tokenizer.bytes && c.texts.tokenizer.problem.empty())
-            return {std::nullopt, "no tokenizer.model or tokenizer.json beside the checkpoint"};
-        return {std::nullopt, c.tokenizer.problem()};
-    }
-    if (is_llama_model(architecture) && is_llama_hf(c.tokenizer.root())) return {llama_hf(c), ""};
-    return {gpt2(c), ""};
 }
 
 }  // namespace modelcat::audit

@@ -6,6 +6,7 @@
 #include <set>
 #include <string_view>
 #include <tuple>
+#include <unordered_map>
 
 #include "format/json_text.hpp"
 #include "format/memory.hpp"
@@ -46,8 +47,13 @@ void check_split_set(std::span<const CrawledFile> shards) {
     const int64_t count = static_cast<int64_t>(shards.size());
     uint64_t tensors = 0;
     for (const auto& s : shards) tensors += s.header.tensors.size();
+    std::unordered_map<std::string_view, int64_t> shard_of;  // a tensor's name: the shard that holds it
     for (int64_t i = 0; i < count; ++i) {
         const auto& s = shards[static_cast<size_t>(i)];
+        for (const auto& t : s.header.tensors)
+            if (auto [at, added] = shard_of.emplace(t.name, i); !added)
+                fail_in(s.location, t.info_offset, "tensor '" + t.name + "' is also in shard " + std::to_string(at->second + 1) +
+                                                       " of " + std::to_string(count));
         auto no = model::metadata_integer(s.header, "split.no");
         auto n = model::metadata_integer(s.header, "split.count");
         if (no && *no != i)

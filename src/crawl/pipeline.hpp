@@ -66,6 +66,7 @@ private:
     void unchanged(const JobPtr& job);
     // 2. read: headers and side files through the reader (pipeline_read.cpp)
     const locate::ListingEntry* listing(const std::string& location) const;
+    bool stop_asked() const;
     void read_all(const JobPtr& job);
     void read_data(const JobPtr& job, size_t index, bool restarted);
     void read_next_data(const JobPtr& job);

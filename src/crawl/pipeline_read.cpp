@@ -154,6 +154,10 @@ void ModelPipeline::parsed(const JobPtr& job, const std::shared_ptr<HeaderRead>&
         end_read(fr);
         return fail(job, fr->error->failure(location));
     }
+    if (fr->next && stop_asked()) {  // between a header's reads: a huge one ends here, not after its last read
+        end_read(fr);
+        return fail(job, {location, std::nullopt, "", "interrupted while reading the header (asked to stop)"});
+    }
     if (fr->next) return read_range(job, fr, *fr->next);
     io::RangeReply& reply = fr->last;
     if (reply.first_hop.empty()) reply.first_hop = fr->route.first_hop();  // identity headers came with the redirect
@@ -164,6 +168,9 @@ void ModelPipeline::parsed(const JobPtr& job, const std::shared_ptr<HeaderRead>&
     end_read(fr);
     file_done(job, fr->index, std::move(record));
 }
+
+// A stop signal (not a --deadline, which lets reads in flight finish).
+bool ModelPipeline::stop_asked() const { return options_.access.http.should_stop && options_.access.http.should_stop(); }
 
 const locate::ListingEntry* ModelPipeline::listing(const std::string& location) const {
     auto it = known_.listed.find(location);

@@ -40,6 +40,13 @@ model::MetadataEntry json_entry(std::string_view key, simdjson::dom::element v) 
     return e;
 }
 
+// A total_size written as a double; past 2^64 its conversion would be undefined (it read as 0).
+uint64_t total_size_of(double bytes) {
+    if (bytes >= 0x1p64)
+        throw model::FormatError::at_json_path("metadata.total_size", "index: total_size " + json_number(bytes) + " is past 2^64 bytes");
+    return static_cast<uint64_t>(bytes);
+}
+
 }  // namespace
 
 CheckpointIndex parse_checkpoint_index(std::span<const uint8_t> json, size_t max_shards) {
@@ -70,7 +77,7 @@ CheckpointIndex parse_checkpoint_index(std::span<const uint8_t> json, size_t max
             if (k == "total_size") {
                 uint64_t t;
                 if (v.get_uint64().get(t) == simdjson::SUCCESS) idx.total_size = t;
-                else if (double d; v.get_double().get(d) == simdjson::SUCCESS && d >= 0) idx.total_size = uint64_t(d);
+                else if (double d; v.get_double().get(d) == simdjson::SUCCESS && d >= 0) idx.total_size = total_size_of(d);
                 else throw model::FormatError::at_json_path("metadata.total_size", "index: total_size is not a non-negative number");
             }
         }

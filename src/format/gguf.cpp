@@ -63,6 +63,11 @@ private:
     model::MetadataValue read_value(model::ValueType t);
     model::ArraySummary read_array(uint32_t depth, model::ContentHash& hash, std::string* json);
     void read_elements(const model::ArraySummary& a, uint32_t depth, model::ContentHash& hash, std::string*& out, bool outer);
+    void drop_json(std::string*& out) {
+        std::string().swap(*out);
+        out = nullptr;
+        json_dropped_ = true;
+    }
     bool kept_key(std::string_view key) const;
     // Where the outermost array stands, for the estimate if the bytes run out.
     void note_element(uint64_t i) {
@@ -87,7 +92,8 @@ private:
     model::ContentHash header_hash_;     // of the bytes before header_hashed_
     uint64_t header_hashed_ = 0;
     bool keep_values_ = false;   // the current key is one of limits_.kept_arrays
-    uint64_t json_budget_ = 0;   // the outermost array's JSON may grow to this (0: no budget, a short array)
+    uint64_t json_budget_ = 0;   // the outermost array's JSON, nested arrays' included, may grow to this
+    bool json_dropped_ = false;  // it outgrew the budget: every level goes on as hash only
 };
 
 bool GgufParser::kept_key(std::string_view key) const {
@@ -169,6 +175,10 @@ void GgufParser::skip_string(model::ContentHash* hash, std::string* json) {
         hash->update({reinterpret_cast<const uint8_t*>(s.data()), s.size()});
     }
     if (!json) return;
+    if (json->size() + s.size() > json_budget_) {  // before its copy: one string may be the 64 MiB cap
+        json_dropped_ = true;
+        return;
+    }
     if (!json->empty() && json->back() != '[') *json += ',';
     append_json_string(*json, s);
 }
@@ -217,9 +227,10 @@ model::ArraySummary GgufParser::read_array(uint32_t depth, model::ContentHash& h
     std::string local_json;
     std::string* out = json;
     if (outer) {
-        bool short_array = a.length <= limits_.array_json_cap;
-        json_budget_ = short_array ? 0 : limits_.kept_json_bytes;
-        out = short_array || (keep_values_ && json_budget_ > 0) ? &local_json : nullptr;
+        const bool short_array = a.length <= limits_.array_json_cap;
+        json_budget_ = std::max(short_array ? limits_.array_json_bytes : 0, keep_values_ ? limits_.kept_json_bytes : 0);
+        json_dropped_ = false;
+        out = json_budget_ > 0 ? &local_json : nullptr;
     }
     if (out) *out += '[';
     uint64_t elems_start = cur_.pos();
@@ -237,18 +248,14 @@ model::ArraySummary GgufParser::read_array(uint32_t depth, model::ContentHash& h
 
 // One loop per element kind, so that stepping over a vocabulary is a few instructions
 // per string: elements hashed in place and kept as no JSON are only bounds-checked.
-// A kept array whose JSON outgrows its budget goes on as hash only (`out` becomes null).
+// An array whose JSON outgrows its budget, at any depth, goes on as hash only (`out` becomes null at every level).
 void GgufParser::read_elements(const model::ArraySummary& a, uint32_t depth, model::ContentHash& hash, std::string*& out, bool outer) {
     model::ContentHash* per_element = hashed_in_place(a.element_type) ? nullptr : &hash;
-    uint64_t budget = outer && out ? json_budget_ : 0;  // a local: the crawl's loops test a register
     auto each = [&](auto&& read_one) {
         for (uint64_t i = 0; i < a.length; ++i) {
             if (outer) note_element(i);
             read_one();
-            if (budget && out->size() > budget) {
-                std::string().swap(*out);
-                out = nullptr, budget = 0;
-            }
+            if (out && (json_dropped_ || out->size() > json_budget_)) [[unlikely]] drop_json(out);
         }
     };
     const uint64_t start = cur_.pos();

@@ -64,6 +64,9 @@ std::optional<ByteRange> HeaderAssembler::parse(uint64_t file_size) {
     const auto& more = std::get<NeedMore>(r);
     uint64_t guess = options_.read_generously || more.likely_total == 0 ? more.estimated_total : more.likely_total;
     uint64_t target = std::min(file_size, std::max(more.min_bytes, guess));
+    // An estimate that fell short twice may keep falling short (nested arrays it cannot see into): from then on each
+    // read at least doubles what is here, so reads and re-parses stay logarithmic in the header's size.
+    if (++shortfalls_ > 2) target = std::max(target, std::min({file_size, options_.limits.max_header_bytes, 2 * buf_.size()}));
     if (target <= buf_.size())  // cannot happen with a correct parser; never loop forever
         throw model::FormatError(buf_.size(), "parser asked for " + std::to_string(target) + " bytes but already has " +
                                                    std::to_string(buf_.size()));

@@ -60,6 +60,7 @@ private:
     ByteBuffer own_;
     ByteBuffer& buf_;
     Parser parse_ = nullptr;
+    uint32_t shortfalls_ = 0;  // parses that asked for more bytes
     std::optional<model::FileHeader> header_;
 };
 

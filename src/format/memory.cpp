@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -188,6 +189,8 @@ std::variant<MemoryModel, NotModelled> read_memory_model(const FileHeader& h) {
     m.n_layer = *n_layer;
     m.n_embd = *n_embd;
     m.ctx_train = hp.get_or("context_length", 0);
+    if (m.ctx_train > std::numeric_limits<uint32_t>::max())  // its column is a signed 64-bit integer: 2^64-1 read as -1
+        return NotModelled{*arch + ".context_length " + std::to_string(m.ctx_train) + " is more than llama.cpp's uint32 n_ctx_train"};
     const model::MetadataEntry* tokens = format::find_metadata(h, "tokenizer.ggml.tokens");
     const auto* token_list = tokens ? std::get_if<model::ArraySummary>(&tokens->value) : nullptr;
     if (!token_list) return NotModelled{"no tokenizer.ggml.tokens: the logits' width is unknown"};

@@ -82,6 +82,8 @@ void SafetensorsParser::read_metadata(simdjson::dom::element value, uint64_t key
     if (value.is_null()) return;
     simdjson::dom::object obj;
     if (value.get_object().get(obj)) throw model::FormatError(key_offset, "__metadata__ must be an object or null");
+    if (obj.size() > limits_.max_metadata_entries)  // before an entry is made for any
+        throw model::FormatError(key_offset, "__metadata__ has more than the cap of " + std::to_string(limits_.max_metadata_entries) + " keys");
     // the value's '{' is the first after the key: a key's raw text holds none
     const std::vector<uint64_t> at = key_offsets(json_, json_.find('{', key_offset - 8));
     std::unordered_set<std::string_view> seen;
@@ -106,6 +108,12 @@ void SafetensorsParser::read_metadata(simdjson::dom::element value, uint64_t key
 void SafetensorsParser::read_tensor(std::string_view name, simdjson::dom::element value, uint64_t offset) {
     simdjson::dom::object obj;
     if (value.get_object().get(obj)) fail(offset, name, "entry is not an object");
+    // simdjson's lookup takes the first of two same keys: an entry that says two things is refused, not read one way
+    for (std::string_view field : {"dtype", "shape", "data_offsets"}) {
+        size_t times = 0;
+        for (auto f : obj) times += f.key == field;
+        if (times > 1) fail(offset, name, "duplicate \"" + std::string(field) + "\"");
+    }
     std::string_view dtype;
     if (obj["dtype"].get_string().get(dtype)) fail(offset, name, "missing or non-string \"dtype\"");
     simdjson::dom::array shape, offsets;
@@ -133,6 +141,8 @@ void SafetensorsParser::read_tensor(std::string_view name, simdjson::dom::elemen
     t.offset = begin;
     t.bytes = end - begin;
     if (auto bits = safetensors_dtype_bits(dtype)) {
+        if (t.n_elements > std::numeric_limits<uint64_t>::max() / *bits)
+            fail(offset, name, std::to_string(t.n_elements) + " " + std::string(dtype) + " elements take more than 2^64 bits");
         uint64_t total_bits = t.n_elements * *bits;
         if (total_bits % 8 != 0)
             fail(offset, name, std::to_string(t.n_elements) + " " + std::string(dtype) + " elements are not a whole number of bytes");

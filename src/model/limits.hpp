@@ -16,7 +16,8 @@ struct Limits {
     uint32_t max_nesting = 8;
     uint32_t max_alignment = 1u << 20;
     uint64_t max_string_bytes = 64ull << 20;
-    uint64_t array_json_cap = 64;  // arrays up to this length are stored as JSON
+    uint64_t array_json_cap = 64;  // arrays up to this length are stored as JSON...
+    uint64_t array_json_bytes = 1u << 20;  // ...while that JSON, nested arrays' included, stays under this (then: hash only)
     // Arrays whose key ends with one of these are kept as JSON whatever their length, while the
     // JSON stays under kept_json_bytes (then: hash only). The audit's token lists; the crawl keeps none.
     std::vector<std::string> kept_arrays{};
@@ -31,6 +32,7 @@ struct Limits {
     static constexpr uint64_t max_ref_bytes = 4096;          // an HF cache refs/ file (a 40-hex commit and a newline)
     static constexpr uint64_t max_query_file_bytes = 1 << 20;  // a report's .sql file given to `query`
     static constexpr uint64_t max_table_bytes = 64ull << 20;    // a result held to print as an aligned table (csv, json stream)
+    static constexpr uint64_t max_vocab_size = 1u << 22;      // a config.json vocab_size the audit pads to (real ones: under 300,000)
 };
 
 }  // namespace modelcat::model

@@ -173,6 +173,17 @@ void GgufWriter::add_kv(std::string key, GgufValue value) {
     kvs_.push_back({std::move(key), type_id, std::move(value), size});
 }
 
+void GgufWriter::replace_kv(const std::string& key, GgufValue value) {
+    for (Kv& kv : kvs_) {
+        if (kv.key != key) continue;
+        kv.size = count_width() + key.size() + 4 + value.encoded_size(version_);
+        kv.type_id = static_cast<uint32_t>(value.type());
+        kv.value = std::move(value);
+        return;
+    }
+    throw std::invalid_argument("no KV named " + key);
+}
+
 void GgufWriter::add_raw_kv(std::string key, uint32_t type_id, std::vector<uint8_t> payload) {
     const uint64_t size = count_width() + key.size() + 4 + payload.size();
     kvs_.push_back({std::move(key), type_id, std::move(payload), size});

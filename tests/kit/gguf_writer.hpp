@@ -97,6 +97,8 @@ public:
     void add_kv(std::string key, GgufValue value);
     // Writes `payload` verbatim after the key and `type_id` (e.g. an unknown id 13).
     void add_raw_kv(std::string key, uint32_t type_id, std::vector<uint8_t> payload);
+    // The value (and type) of the first KV named `key`, in its place; throws std::invalid_argument when there is none.
+    void replace_kv(const std::string& key, GgufValue value);
 
     // Offset = running data size rounded up to the alignment in force now. `bytes`
     // is required when the type is unknown or dims are not whole blocks.
