@@ -94,11 +94,12 @@ TEST(HostileHolds, ManyMidSizedKeysAreReadInGeometricallyGrowingReads) {
     EXPECT_LE(reads, 12u) << r.out;  // 6.4 MB from 64 KiB: 7 doublings
 }
 
-TEST(HostileHolds, ASigtermEndsACrawlReadingAHugeHeaderPromptly) {
+// A stop between a header's reads leaves the model as the last crawl saw it: no error, no failed event.
+TEST(HostileHolds, ASigtermEndsACrawlReadingAHugeHeaderPromptlyRecordingNoFailure) {
     test::TempDir dir;
-    write_nested_gguf(dir / "nested.gguf", 1, 1'000'000);  // 8,273 reads and 70 s before
+    write_nested_gguf(dir / "nested.gguf", 1, 64'000'000);  // read in ~1 s now; 8,273 reads of a 1 MB one took 70 s before
     const pid_t pid = test::spawn_modelcat({"crawl", "-q", "--db", (dir / "c.db").string(), dir.path().string()}, dir / "err");
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
     ::kill(pid, SIGTERM);
     int status = 0;
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);  // a hang guard, not a speed
@@ -111,6 +112,8 @@ TEST(HostileHolds, ASigtermEndsACrawlReadingAHugeHeaderPromptly) {
     }
     ASSERT_TRUE(WIFEXITED(status));
     EXPECT_TRUE(WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 128 + SIGTERM) << WEXITSTATUS(status);  // done, or stopped
+    EXPECT_EQ(test::sql_value(dir / "c.db", "SELECT count(*) FROM errors"), "0");
+    EXPECT_EQ(test::sql_value(dir / "c.db", "SELECT count(*) FROM model_events WHERE event = 'failed'"), "0");
 }
 
 // ---- memory: one bad file is an error on that file, never the crawl's end ----

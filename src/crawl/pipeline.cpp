@@ -97,6 +97,15 @@ void ModelPipeline::done(const JobPtr& job) {
     start_next();
 }
 
+// A model left unread at a stop signal: nothing is recorded of it, so the catalogue keeps what the
+// last crawl saw (a stop is the user's, not the file's failure) and the next crawl reads it again.
+void ModelPipeline::abandon(const JobPtr& job) {
+    if (job->finished) return;
+    job->finished = true;
+    --in_flight_;
+    start_next();
+}
+
 void ModelPipeline::add_cost(ModelOutcome& o, const io::RangeReply& reply) {
     o.requests += reply.requests;
     o.bytes_read += reply.bytes;

@@ -57,6 +57,7 @@ private:
     void start(locate::ModelPlan plan);
     void fail(const JobPtr& job, model::Failure failure);
     void done(const JobPtr& job);
+    void abandon(const JobPtr& job);
     static void add_cost(ModelOutcome& o, const io::RangeReply& reply);
     io::RangeRequest request(const std::string& location, uint64_t offset, uint64_t length) const;
     // 1. identify: unchanged, read nothing (pipeline_identify.cpp)

@@ -156,7 +156,7 @@ void ModelPipeline::parsed(const JobPtr& job, const std::shared_ptr<HeaderRead>&
     }
     if (fr->next && stop_asked()) {  // between a header's reads: a huge one ends here, not after its last read
         end_read(fr);
-        return fail(job, {location, std::nullopt, "", "interrupted while reading the header (asked to stop)"});
+        return abandon(job);
     }
     if (fr->next) return read_range(job, fr, *fr->next);
     io::RangeReply& reply = fr->last;
