@@ -2,7 +2,8 @@
 // under a memory limit and a timeout: parameters that look like numbers, a
 // .sql "file" that is a FIFO, a device or 2 GiB of hole, a catalogue
 // that a first crawl is still creating, a .sql file that reaches for code
-// execution or for other files and SQL that runs forever or eats the heap.
+// execution or for other files, SQL that runs forever or eats the heap, and a
+// catalogue whose views are not this modelcat's.
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -144,6 +145,57 @@ TEST(HostileQuery, AStatementStopsAtItsDeadlineAndAtTheHeapLimit) {
     EXPECT_EQ(heap.exit_code, 2) << heap.err;
     EXPECT_NE(heap.err.find("a statement needed more than SQLite's heap limit of 512 MiB"), std::string::npos) << heap.err;
     EXPECT_NE(test::run_modelcat("query --help").out.find("--query-timeout"), std::string::npos);
+}
+
+// A view named `view` with the columns of the catalogue's `view` (a table or a view), each the endless counter `i` of a recursive CTE.
+std::string endless_view(SQLite::Database& db, const std::string& view) {
+    SQLite::Statement columns(db, "SELECT name FROM pragma_table_info(?)");
+    columns.bind(1, view);
+    std::string select;
+    while (columns.executeStep()) select += (select.empty() ? "" : ", ") + std::string("i AS \"") + columns.getColumn(0).getString() + "\"";
+    return "CREATE VIEW " + view + " AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT " + select + " FROM n";
+}
+
+// Before: each command ran the catalogue's own endless view until `timeout` killed it (exit 124).
+TEST(HostileCatalogue, ViewsThatAreNotOursAreRefusedBeforeAnythingRuns) {
+    test::TempDir tmp;
+    const std::string db = crawled_catalogue(tmp);
+    {
+        SQLite::Database hostile(db, SQLite::OPEN_READWRITE);
+        for (const std::string name : {"quant_summary", "model_refs", "model_events"}) {  // model_events is a table
+            const std::string replacement = endless_view(hostile, name);
+            const std::string type = hostile.execAndGet("SELECT type FROM sqlite_schema WHERE name = '" + name + "'").getString();
+            hostile.exec("DROP " + type + " " + name);
+            hostile.exec(replacement);
+        }
+    }
+    const std::string out = (tmp / "out.html").string();
+    for (const std::string& command : std::vector<std::string>{"query quant_summary", "report --html " + out, "report --model 1 --html " + out,
+                                                                "changes --since last"}) {
+        test::CommandResult r = test::run_modelcat(command + " --db " + db, kQueryGuard);
+        EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.err;
+        EXPECT_NE(r.err.find("is not the catalogue this modelcat expects: "), std::string::npos) << command << "\n" << r.err;
+    }
+    EXPECT_FALSE(fs::exists(out));
+}
+
+// A user's own view beside ours is theirs to keep (a migration keeps it too); a view of ours named
+// in other letters is still ours.
+TEST(HostileCatalogue, AUsersOwnViewIsKeptAndOursIsFoundInAnyCase) {
+    test::TempDir tmp;
+    const std::string db = crawled_catalogue(tmp);
+    SQLite::Database(db, SQLite::OPEN_READWRITE).exec("CREATE VIEW my_models AS SELECT name FROM models");
+    test::CommandResult own = test::run_modelcat("query quant_summary --db " + db, kQueryGuard);
+    EXPECT_EQ(own.exit_code, 0) << own.err;
+    {
+        SQLite::Database hostile(db, SQLite::OPEN_READWRITE);
+        const std::string replacement = endless_view(hostile, "quant_summary");
+        hostile.exec("DROP VIEW quant_summary");
+        hostile.exec("CREATE VIEW Quant_Summary" + replacement.substr(std::string("CREATE VIEW quant_summary").size()));
+    }
+    test::CommandResult r = test::run_modelcat("query quant_summary --db " + db, kQueryGuard);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("view quant_summary"), std::string::npos) << r.err;
 }
 
 // Before: results were held whole (3 M rows took 691 MB) whatever the format.

@@ -3,6 +3,7 @@
 #include "catalog/audit_store.hpp"
 #include "catalog/database.hpp"
 #include "catalog/report_params.hpp"
+#include "catalog/schema.hpp"
 
 namespace modelcat::catalog {
 
@@ -10,7 +11,9 @@ Reader::Reader(std::unique_ptr<SQLite::Database> owned, std::chrono::millisecond
     : guard_(std::make_unique<ReadGuard>(*owned, statement_time)), owned_(std::move(owned)), db_(owned_.get()) {}
 
 Reader Reader::open(const std::string& path, std::chrono::milliseconds statement_time) {
-    return Reader(std::make_unique<SQLite::Database>(open_database_read_only(path)), statement_time);
+    Reader reader(std::make_unique<SQLite::Database>(open_database_read_only(path)), statement_time);
+    check_schema_is_ours(*reader.db_, path);  // before any of its views runs
+    return reader;
 }
 
 QueryResult Reader::run_query(const std::string& sql, const std::map<std::string, std::string>& params) {

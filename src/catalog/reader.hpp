@@ -21,9 +21,9 @@ namespace modelcat::catalog {
 class Reader {
 public:
     // The existing catalogue at `path`: works without write permission on the file or its
-    // folder, and beside a running crawl (WAL). Throws when there is no catalogue or its
-    // schema is not current (naming `modelcat migrate`). Its SQL only reads, each statement
-    // for at most `statement_time` (catalog/read_guard.hpp).
+    // folder, and beside a running crawl (WAL). Throws when there is no catalogue, its
+    // schema is not current (naming `modelcat migrate`) or not this modelcat's (a view of
+    // another's). Its SQL only reads, each statement for at most `statement_time` (catalog/read_guard.hpp).
     static Reader open(const std::string& path, std::chrono::milliseconds statement_time = kDefaultStatementTime);
 
     // Runs every statement of `sql`; the rows of the last that returns columns (catalog/query.hpp).
