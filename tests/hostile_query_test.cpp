@@ -1,12 +1,16 @@
 // `query` given what an attacker (or an accident) hands it, through the binary
 // under a memory limit and a timeout: parameters that look like numbers, a
-// .sql "file" that is a FIFO, a device or 2 GiB of hole, and a catalogue
-// that a first crawl is still creating.
+// .sql "file" that is a FIFO, a device or 2 GiB of hole, a catalogue
+// that a first crawl is still creating, a .sql file that reaches for code
+// execution or for other files, SQL that runs forever or eats the heap, and a
+// catalogue whose views are not this modelcat's.
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <chrono>
 #include <fstream>
+#include <iterator>
 
 #include "kit/gguf_writer.hpp"
 #include "support.hpp"
@@ -75,6 +79,123 @@ TEST(HostileQuery, ACatalogueAFirstCrawlIsCreatingSaysSo) {
     test::CommandResult r = test::run_modelcat("query quant_summary --db " + db, kQueryGuard);
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_NE(r.err.find(db + " is being created by a crawl; try again in a moment"), std::string::npos) << r.err;
+}
+
+// A catalogue of one real model, crawled into `tmp`.
+std::string crawled_catalogue(const test::TempDir& tmp) {
+    const std::string db = (tmp / "c.db").string();
+    EXPECT_EQ(test::run_modelcat("crawl --quiet --db " + db + " " + (test::fixtures_dir() / "ggml-vocab-llama-spm.gguf").string()).exit_code, 0);
+    return db;
+}
+
+// `query` of a .sql file holding `sql`, under the guard.
+test::CommandResult query_sql(const test::TempDir& tmp, const std::string& db, const std::string& sql, const std::string& flags = "") {
+    std::ofstream(tmp / "report.sql") << sql;
+    return test::run_modelcat("query " + (tmp / "report.sql").string() + " -f csv " + flags + " --db " + db, kQueryGuard);
+}
+
+// Before: fts3_tokenizer printed a libsqlite3 address (exit 0) and, given one, jumped to it (exit 139);
+// VACUUM INTO wrote copy.db and ATTACH read another database (exit 0 both).
+TEST(HostileQuery, AReportFileReadsTheCatalogueAndNothingElse) {
+    test::TempDir tmp;
+    const std::string db = crawled_catalogue(tmp);
+    const std::string copy = (tmp / "copy.db").string(), other = (tmp / "other.db").string();
+    SQLite::Database(other, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE).exec("CREATE TABLE secret (s TEXT); INSERT INTO secret VALUES ('hunter2')");
+    const std::vector<std::pair<std::string, std::string>> refused = {
+        {"SELECT hex(fts3_tokenizer('simple'));", "fts3_tokenizer"},
+        {"SELECT fts3_tokenizer('simple', X'4141414141414141');\nCREATE VIRTUAL TABLE temp.v USING fts3(a, tokenize=simple);",
+         "fts3_tokenizer"},
+        {"CREATE VIRTUAL TABLE temp.v USING fts3(a, tokenize=simple);", "virtual table"},
+        {"VACUUM INTO '" + copy + "';", "VACUUM"},
+        {"ATTACH '" + other + "' AS o;\nSELECT s FROM o.secret;", "ATTACH"},
+        {"PRAGMA trusted_schema = 1;\nSELECT 1;", "PRAGMA trusted_schema"},
+        {"CREATE TEMP TABLE t AS SELECT 1 AS x;\nSELECT x FROM t;", "writes"},
+    };
+    for (const auto& [sql, named] : refused) {
+        test::CommandResult r = query_sql(tmp, db, sql);
+        EXPECT_EQ(r.exit_code, 2) << sql << "\n" << r.out << r.err;
+        EXPECT_NE(r.err.find("refused: a report only reads the catalogue"), std::string::npos) << sql << "\n" << r.err;
+        EXPECT_NE(r.err.find(named), std::string::npos) << sql << "\n" << r.err;
+        EXPECT_EQ(r.out, "") << sql;
+    }
+    EXPECT_FALSE(fs::exists(copy));
+    // what reports do still runs: a shipped report's text from a file, pragma functions, a CTE
+    std::ifstream shipped(fs::path(MODELCAT_SOURCE_DIR) / "queries" / "quants.sql");
+    const std::string quants((std::istreambuf_iterator<char>(shipped)), std::istreambuf_iterator<char>());
+    test::CommandResult ok = query_sql(tmp, db, quants);
+    EXPECT_EQ(ok.exit_code, 0) << ok.err;
+    test::CommandResult columns = query_sql(tmp, db, "WITH c AS (SELECT name FROM pragma_table_info('models')) SELECT count(*) FROM c;");
+    EXPECT_EQ(columns.exit_code, 0) << columns.err;
+}
+
+// Before: --query-timeout was an unknown flag and the loop ran until `timeout` killed it; the
+// doubling string grew to SQLite's 1e9-byte string cap ("string or blob too big").
+TEST(HostileQuery, AStatementStopsAtItsDeadlineAndAtTheHeapLimit) {
+    test::TempDir tmp;
+    const std::string db = crawled_catalogue(tmp);
+    const auto start = std::chrono::steady_clock::now();
+    test::CommandResult forever = query_sql(tmp, db, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n;",
+                                            "--query-timeout 1s");
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+    EXPECT_EQ(forever.exit_code, 2) << forever.err;
+    EXPECT_NE(forever.err.find("a statement ran past its time limit (--query-timeout)"), std::string::npos) << forever.err;
+    test::CommandResult heap = query_sql(tmp, db,
+                                         "WITH RECURSIVE s(t) AS (SELECT 'x' UNION ALL SELECT t || t FROM s WHERE length(t) < 1000000000)\n"
+                                         "SELECT max(length(t)) FROM s;");
+    EXPECT_EQ(heap.exit_code, 2) << heap.err;
+    EXPECT_NE(heap.err.find("a statement needed more than SQLite's heap limit of 512 MiB"), std::string::npos) << heap.err;
+    EXPECT_NE(test::run_modelcat("query --help").out.find("--query-timeout"), std::string::npos);
+}
+
+// A view named `view` with the columns of the catalogue's `view` (a table or a view), each the endless counter `i` of a recursive CTE.
+std::string endless_view(SQLite::Database& db, const std::string& view) {
+    SQLite::Statement columns(db, "SELECT name FROM pragma_table_info(?)");
+    columns.bind(1, view);
+    std::string select;
+    while (columns.executeStep()) select += (select.empty() ? "" : ", ") + std::string("i AS \"") + columns.getColumn(0).getString() + "\"";
+    return "CREATE VIEW " + view + " AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT " + select + " FROM n";
+}
+
+// Before: each command ran the catalogue's own endless view until `timeout` killed it (exit 124).
+TEST(HostileCatalogue, ViewsThatAreNotOursAreRefusedBeforeAnythingRuns) {
+    test::TempDir tmp;
+    const std::string db = crawled_catalogue(tmp);
+    {
+        SQLite::Database hostile(db, SQLite::OPEN_READWRITE);
+        for (const std::string name : {"quant_summary", "model_refs", "model_events"}) {  // model_events is a table
+            const std::string replacement = endless_view(hostile, name);
+            const std::string type = hostile.execAndGet("SELECT type FROM sqlite_schema WHERE name = '" + name + "'").getString();
+            hostile.exec("DROP " + type + " " + name);
+            hostile.exec(replacement);
+        }
+    }
+    const std::string out = (tmp / "out.html").string();
+    for (const std::string& command : std::vector<std::string>{"query quant_summary", "report --html " + out, "report --model 1 --html " + out,
+                                                                "changes --since last"}) {
+        test::CommandResult r = test::run_modelcat(command + " --db " + db, kQueryGuard);
+        EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.err;
+        EXPECT_NE(r.err.find("is not the catalogue this modelcat expects: "), std::string::npos) << command << "\n" << r.err;
+    }
+    EXPECT_FALSE(fs::exists(out));
+}
+
+// A user's own view beside ours is theirs to keep (a migration keeps it too); a view of ours named
+// in other letters is still ours.
+TEST(HostileCatalogue, AUsersOwnViewIsKeptAndOursIsFoundInAnyCase) {
+    test::TempDir tmp;
+    const std::string db = crawled_catalogue(tmp);
+    SQLite::Database(db, SQLite::OPEN_READWRITE).exec("CREATE VIEW my_models AS SELECT name FROM models");
+    test::CommandResult own = test::run_modelcat("query quant_summary --db " + db, kQueryGuard);
+    EXPECT_EQ(own.exit_code, 0) << own.err;
+    {
+        SQLite::Database hostile(db, SQLite::OPEN_READWRITE);
+        const std::string replacement = endless_view(hostile, "quant_summary");
+        hostile.exec("DROP VIEW quant_summary");
+        hostile.exec("CREATE VIEW Quant_Summary" + replacement.substr(std::string("CREATE VIEW quant_summary").size()));
+    }
+    test::CommandResult r = test::run_modelcat("query quant_summary --db " + db, kQueryGuard);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("view quant_summary"), std::string::npos) << r.err;
 }
 
 // Before: results were held whole (3 M rows took 691 MB) whatever the format.

@@ -63,8 +63,7 @@ void require_catalogue_file(const std::string& path) {
 }
 
 SQLite::Database open_any_version_read_only(const std::string& path) {
-    require_catalogue_file(path);
-    skip_allocation_counts();
+    require_catalogue_file(path);  // SQLite keeps counting allocations: a reader's heap limit needs the counts
     return open_published_or_live(path);
 }
 

@@ -10,7 +10,8 @@ namespace modelcat::catalog {
 inline constexpr int kBusyTimeoutMs = 30'000;
 
 // SQLite counts every allocation under a global mutex unless told so before its
-// first connection; nothing reads those counts. Call before opening one.
+// first connection; a writer reads none of those counts. Call before opening one (a
+// reader does not: its heap limit, catalog/read_guard.hpp, is enforced from the counts).
 void skip_allocation_counts();
 
 // The schema version of the existing catalogue at `path`, read without opening it for

@@ -9,8 +9,9 @@ namespace modelcat::catalog {
 
 bool is_database_error(const std::exception& e);
 
-// "PATH is busy: ..." (another modelcat kept writing it past the busy timeout) or
-// "database PATH: what"; nullopt for an error that is not the database's.
+// "PATH is busy: ..." (another modelcat kept writing it past the busy timeout), a statement
+// stopped at its deadline or heap limit (catalog/read_guard.hpp), or "database PATH: what";
+// nullopt for an error that is not the database's.
 std::optional<std::string> database_error_message(const std::exception& e, const std::string& db_path);
 
 }  // namespace modelcat::catalog

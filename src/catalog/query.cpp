@@ -1,5 +1,6 @@
 #include "catalog/query.hpp"
 
+#include <SQLiteCpp/Exception.h>
 #include <sqlite3.h>
 
 #include <charconv>
@@ -8,6 +9,7 @@
 #include <stdexcept>
 
 #include "catalog/embedded_sql.hpp"
+#include "catalog/read_guard.hpp"
 #include "catalog/report_params.hpp"
 
 namespace modelcat::catalog {
@@ -46,6 +48,24 @@ Cell cell_of(sqlite3_stmt* st, int c) {
     }
 }
 
+constexpr const char* kOnlyReads = "refused: a report only reads the catalogue, and this one ";
+
+// What `guard` refused (as a statement is prepared) names itself; a statement stopped at its deadline
+// or heap limit is a database error (catalog/errors.hpp); the rest are the SQL's own errors.
+[[noreturn]] void throw_sql_error(sqlite3* h, int rc, ReadGuard* guard) {
+    if (const std::string refused = guard ? guard->take_refusal() : ""; !refused.empty())
+        throw std::runtime_error(kOnlyReads + ("would use " + refused));
+    if (rc == SQLITE_INTERRUPT || rc == SQLITE_NOMEM) throw SQLite::Exception(h, rc);
+    throw std::runtime_error(std::string("SQL error: ") + sqlite3_errmsg(h));
+}
+
+// A statement that writes (to the temp schema, or VACUUM INTO another file), refused before its first step.
+void refuse_writing(sqlite3_stmt* st) {
+    if (sqlite3_stmt_readonly(st)) return;
+    const std::string text = sqlite3_sql(st);
+    throw std::runtime_error(kOnlyReads + ("writes: " + text.substr(0, text.find('\n'))));
+}
+
 class Buffer final : public RowSink {
 public:
     QueryResult result;
@@ -55,7 +75,8 @@ public:
 
 }  // namespace
 
-void run_query(SQLite::Database& db, const std::string& sql, const std::map<std::string, std::string>& params, RowSink& sink) {
+void run_query(SQLite::Database& db, const std::string& sql, const std::map<std::string, std::string>& params, RowSink& sink,
+               ReadGuard* guard) {
     sqlite3* h = db.getHandle();
     std::set<std::string> used;
     std::map<std::string, ParamSpec> declared;
@@ -70,10 +91,10 @@ void run_query(SQLite::Database& db, const std::string& sql, const std::map<std:
     const char* end = sql.c_str() + sql.size();
     while (tail < end) {
         sqlite3_stmt* raw = nullptr;
-        if (sqlite3_prepare_v2(h, tail, static_cast<int>(end - tail), &raw, &tail) != SQLITE_OK)
-            throw std::runtime_error(std::string("SQL error: ") + sqlite3_errmsg(h));
+        if (int rc = sqlite3_prepare_v2(h, tail, static_cast<int>(end - tail), &raw, &tail); rc != SQLITE_OK) throw_sql_error(h, rc, guard);
         if (!raw) continue;  // whitespace or comments only
         std::unique_ptr<sqlite3_stmt, decltype(&sqlite3_finalize)> st(raw, sqlite3_finalize);
+        refuse_writing(raw);
         for (int i = 1; i <= sqlite3_bind_parameter_count(raw); ++i) {
             const char* name = sqlite3_bind_parameter_name(raw, i);
             if (!name) throw std::runtime_error("reports use named parameters (:name), not '?'");
@@ -95,7 +116,7 @@ void run_query(SQLite::Database& db, const std::string& sql, const std::map<std:
             for (int c = 0; c < ncol; ++c) row.push_back(cell_of(raw, c));
             to.row(std::move(row));
         }
-        if (rc != SQLITE_DONE && rc != SQLITE_ROW) throw std::runtime_error(std::string("SQL error: ") + sqlite3_errmsg(h));
+        if (rc != SQLITE_DONE && rc != SQLITE_ROW) throw_sql_error(h, rc, nullptr);
         if (ncol > 0 && !streamed) earlier = std::move(current);
     }
     if (streamed) return;
@@ -104,9 +125,10 @@ void run_query(SQLite::Database& db, const std::string& sql, const std::map<std:
     for (auto& r : earlier.result.rows) sink.row(std::move(r));
 }
 
-QueryResult run_query(SQLite::Database& db, const std::string& sql, const std::map<std::string, std::string>& params) {
+QueryResult run_query(SQLite::Database& db, const std::string& sql, const std::map<std::string, std::string>& params,
+                      ReadGuard* guard) {
     Buffer all;
-    run_query(db, sql, params, all);
+    run_query(db, sql, params, all, guard);
     return std::move(all.result);
 }
 

@@ -28,12 +28,17 @@ public:
     virtual bool wants_more() const { return true; }  // false: the query stops stepping (a streaming plan stops computing)
 };
 
+class ReadGuard;
+
 // Runs every statement of `sql` in order; the rows are those of the last
 // statement that returns columns. Parameters not given are bound to NULL;
 // a given parameter the SQL does not use is an error (a likely typo). The last
 // statement's rows go to `sink` as they are stepped (memory independent of their count).
-void run_query(SQLite::Database& db, const std::string& sql, const std::map<std::string, std::string>& params, RowSink& sink);
-QueryResult run_query(SQLite::Database& db, const std::string& sql, const std::map<std::string, std::string>& params);
+// A statement that would write is refused before it runs; one that `guard` refused names what.
+void run_query(SQLite::Database& db, const std::string& sql, const std::map<std::string, std::string>& params, RowSink& sink,
+               ReadGuard* guard = nullptr);
+QueryResult run_query(SQLite::Database& db, const std::string& sql, const std::map<std::string, std::string>& params,
+                      ReadGuard* guard = nullptr);
 
 // A bundled report's SQL by name, or nullopt.
 std::optional<std::string> bundled_query(const std::string& name);

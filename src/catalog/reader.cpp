@@ -3,19 +3,25 @@
 #include "catalog/audit_store.hpp"
 #include "catalog/database.hpp"
 #include "catalog/report_params.hpp"
+#include "catalog/schema.hpp"
 
 namespace modelcat::catalog {
 
-Reader Reader::open(const std::string& path) {
-    return Reader(std::make_unique<SQLite::Database>(open_database_read_only(path)));
+Reader::Reader(std::unique_ptr<SQLite::Database> owned, std::chrono::milliseconds statement_time)
+    : guard_(std::make_unique<ReadGuard>(*owned, statement_time)), owned_(std::move(owned)), db_(owned_.get()) {}
+
+Reader Reader::open(const std::string& path, std::chrono::milliseconds statement_time) {
+    Reader reader(std::make_unique<SQLite::Database>(open_database_read_only(path)), statement_time);
+    check_schema_is_ours(*reader.db_, path);  // before any of its views runs
+    return reader;
 }
 
 QueryResult Reader::run_query(const std::string& sql, const std::map<std::string, std::string>& params) {
-    return catalog::run_query(*db_, sql, params);
+    return catalog::run_query(*db_, sql, params, guard_.get());
 }
 
 void Reader::run_query(const std::string& sql, const std::map<std::string, std::string>& params, RowSink& sink) {
-    catalog::run_query(*db_, sql, params, sink);
+    catalog::run_query(*db_, sql, params, sink, guard_.get());
 }
 
 std::map<std::string, std::string> Reader::resolve_report_params(const std::string& report, const std::string& sql,

@@ -5,6 +5,7 @@
 // Writer hands out one over its own connection.
 #include <SQLiteCpp/Database.h>
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -12,6 +13,7 @@
 
 #include "catalog/digest.hpp"
 #include "catalog/query.hpp"
+#include "catalog/read_guard.hpp"
 #include "catalog/report_data.hpp"
 
 namespace modelcat::catalog {
@@ -19,9 +21,10 @@ namespace modelcat::catalog {
 class Reader {
 public:
     // The existing catalogue at `path`: works without write permission on the file or its
-    // folder, and beside a running crawl (WAL). Throws when there is no catalogue or its
-    // schema is not current (naming `modelcat migrate`).
-    static Reader open(const std::string& path);
+    // folder, and beside a running crawl (WAL). Throws when there is no catalogue, its
+    // schema is not current (naming `modelcat migrate`) or not this modelcat's (a view of
+    // another's). Its SQL only reads, each statement for at most `statement_time` (catalog/read_guard.hpp).
+    static Reader open(const std::string& path, std::chrono::milliseconds statement_time = kDefaultStatementTime);
 
     // Runs every statement of `sql`; the rows of the last that returns columns (catalog/query.hpp).
     QueryResult run_query(const std::string& sql, const std::map<std::string, std::string>& params);
@@ -48,7 +51,8 @@ public:
 private:
     friend class Writer;  // Writer::reader(): a reader over the writer's own connection
     explicit Reader(SQLite::Database& db) : db_(&db) {}
-    explicit Reader(std::unique_ptr<SQLite::Database> owned) : owned_(std::move(owned)), db_(owned_.get()) {}
+    Reader(std::unique_ptr<SQLite::Database> owned, std::chrono::milliseconds statement_time);
+    std::unique_ptr<ReadGuard> guard_;  // declared first, so it outlives the connection it guards
     std::unique_ptr<SQLite::Database> owned_;
     SQLite::Database* db_;
 };

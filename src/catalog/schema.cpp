@@ -82,7 +82,45 @@ void write_reference_rows(SQLite::Database& db) {
     }
 }
 
+// Every row of `st` as text, each value after a '|'.
+std::string rows_text(SQLite::Statement& st) {
+    std::string out;
+    while (st.executeStep()) {
+        for (int c = 0; c < st.getColumnCount(); ++c) out += "|" + st.getColumn(c).getString();
+        out += "\n";
+    }
+    return out;
+}
+
+// What makes the object named `name` (in any case) what it is, as text: a view's or a trigger's
+// SQL, which runs; a table's columns (a generated one computes), or a virtual table's SQL, which
+// is never instantiated to ask; an index's table and columns.
+std::string object_shape(SQLite::Database& db, const std::string& name) {
+    SQLite::Statement object(db, "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name = ? COLLATE NOCASE");
+    object.bind(1, name);
+    if (!object.executeStep()) return "missing";
+    const std::string type = object.getColumn(0).getString(), sql = object.getColumn(3).getString();
+    const bool virtual_table = type == "table" && !sql.starts_with("CREATE TABLE");  // SQLite stores the keywords upper case
+    if (type == "view" || type == "trigger" || virtual_table) return type + " " + sql;
+    SQLite::Statement parts(db, type == "table" ? "SELECT * FROM pragma_table_xinfo(?)" : "SELECT * FROM pragma_index_xinfo(?)");
+    parts.bind(1, object.getColumn(1).getString());
+    return type + " on " + object.getColumn(2).getString() + "\n" + rows_text(parts);
+}
+
 }  // namespace
+
+void check_schema_is_ours(SQLite::Database& db, const std::string& path) {
+    SQLite::Database ours(":memory:", SQLite::OPEN_READWRITE);
+    ours.exec(std::string(current_schema_sql()));
+    SQLite::Statement objects(ours, "SELECT type, name FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'");
+    while (objects.executeStep()) {
+        const std::string type = objects.getColumn(0).getString(), name = objects.getColumn(1).getString();
+        if (object_shape(db, name) != object_shape(ours, name))
+            throw std::runtime_error(path + " is not the catalogue this modelcat expects: " + type + " " + name +
+                                     " is not schema version " + std::to_string(schema_version()) +
+                                     "'s (a catalogue from elsewhere? modelcat runs only its own views)");
+    }
+}
 
 int schema_version() { return version_of(schema_migrations().back()); }
 

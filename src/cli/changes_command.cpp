@@ -2,6 +2,7 @@
 // was new, changed (and how), gone, newly failing and recovered, and what is still failing.
 // Nothing at all, exit 0, when nothing changed: `modelcat changes --since last | mail -E`.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -119,14 +120,14 @@ std::string digest_text(const catalog::CrawlSpan& span, const std::vector<Entry>
     return out.str();
 }
 
-int run_changes(const std::string& db_path, const std::string& spec) {
+int run_changes(const std::string& db_path, const std::string& spec, std::chrono::milliseconds statement_time) {
     std::optional<catalog::Since> since = parse_since(spec);
     if (!since) {
         std::cerr << "modelcat changes: --since " << terminal_line(spec)
                   << ": expected last, a crawl id, a date (2026-12-01) or a duration (24h, 7d)\n";
         return kExitUsage;
     }
-    catalog::Reader reader = catalog::Reader::open(db_path);
+    catalog::Reader reader = catalog::Reader::open(db_path, statement_time);
     std::optional<catalog::CrawlSpan> span = reader.crawls_since(*since);
     if (!span) {
         std::cerr << "modelcat changes: no crawl since " << terminal_line(spec) << "\n";
@@ -142,10 +143,12 @@ int run_changes(const std::string& db_path, const std::string& spec) {
 
 Command changes_command(CLI::App& app, std::string& db) {
     auto spec = std::make_shared<std::string>();
+    auto statement_time = std::make_shared<std::chrono::milliseconds>();
     auto* cmd = app.add_subcommand("changes", "what crawls changed, as a digest to mail: nothing at all when nothing changed");
     cmd->add_option("--db", db, "catalogue database (default $MODELCAT_DB or catalog.db)");
     cmd->add_option("--since", *spec, "last (the last crawl), a crawl id, a date (2026-12-01, UTC) or a duration (24h, 7d)")->required();
-    return {cmd, [spec, &db] { return run_changes(db, *spec); }};
+    add_query_timeout(cmd, *statement_time);
+    return {cmd, [spec, statement_time, &db] { return run_changes(db, *spec, *statement_time); }};
 }
 
 }  // namespace modelcat::cli

@@ -1,5 +1,6 @@
 // `modelcat query`: a report from queries/ (or a .sql file) against the
 // catalogue, opened read-only; `--list` names the bundled reports.
+#include <chrono>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -10,6 +11,7 @@
 #include "catalog/report_params.hpp"
 #include "cli/command.hpp"
 #include "cli/printer.hpp"
+#include "cli/stop.hpp"
 #include "cli/terminal.hpp"
 #include "io/file_stat.hpp"
 #include "io/sync_file.hpp"
@@ -24,6 +26,7 @@ struct QueryArgs {
     std::vector<std::string> params, columns;
     size_t limit = 0;
     bool list = false, wide = false;
+    std::chrono::milliseconds statement_time{};
 };
 
 int run_report(const std::string& db_path, const QueryArgs& q) {
@@ -50,7 +53,7 @@ int run_report(const std::string& db_path, const QueryArgs& q) {
         }
         params[p.substr(0, eq)] = p.substr(eq + 1);
     }
-    catalog::Reader reader = catalog::Reader::open(db_path);
+    catalog::Reader reader = catalog::Reader::open(db_path, q.statement_time);
     params = reader.resolve_report_params(name, sql, std::move(params));
     ResultPrinter printer(std::cout, of, {q.columns, catalog::declared_table_columns(sql), terminal_width(), q.wide}, q.limit);
     reader.run_query(sql, params, printer);
@@ -88,6 +91,7 @@ Command query_command(CLI::App& app, std::string& db) {
     cmd->add_option("--limit", q->limit, "print the first N rows (0, the default: every row); a report that streams stops computing there");
     cmd->add_flag("--wide", q->wide, "table: every column at full width (not only the report's own set, fitted to $COLUMNS)");
     cmd->add_flag("--list", q->list, "list the bundled reports");
+    add_query_timeout(cmd, q->statement_time);
     return {cmd, [q, &db] { return run_query(db, *q); }};
 }
 

@@ -1,5 +1,6 @@
 // `modelcat report --html FILE`: the catalogue, opened read-only, as one
 // self-contained HTML page (src/report/).
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -8,6 +9,7 @@
 #include "catalog/errors.hpp"
 #include "catalog/reader.hpp"
 #include "cli/command.hpp"
+#include "cli/stop.hpp"
 #include "report/html_report.hpp"
 
 namespace modelcat::cli {
@@ -17,17 +19,19 @@ namespace {
 struct ReportArgs {
     std::string html;
     catalog::ReportSelection selection{std::nullopt, {}, report::kHtmlReportMaxModels};
+    std::chrono::milliseconds statement_time{};
 };
 
 // 2 with a message on stderr, and no page, when there is no catalogue or the selection is empty
 // (an unknown --model, a --pattern matching no name) or too large.
-int run_report(const std::string& db_path, const std::string& out_path, const catalog::ReportSelection& selection) {
+int run_report(const std::string& db_path, const std::string& out_path, const ReportArgs& args) {
+    const catalog::ReportSelection& selection = args.selection;
     std::error_code ec;
     if (!std::filesystem::is_regular_file(db_path, ec)) {
         std::cerr << "modelcat report: no catalogue at " << db_path << " (run modelcat crawl first)\n";
         return 2;
     }
-    catalog::Reader reader = catalog::Reader::open(db_path);  // a reading command never writes
+    catalog::Reader reader = catalog::Reader::open(db_path, args.statement_time);  // a reading command never writes
     catalog::ReportData data;
     try {
         data = reader.load_report_data(selection);
@@ -67,7 +71,8 @@ Command report_command(CLI::App& app, std::string& db) {
     cmd->add_option("--db", db, "catalogue database (opened read-only)");
     cmd->add_option("--pattern", r->selection.pattern, "models whose name is LIKE this (no %: contains it)");
     cmd->add_option("--model", r->selection.refs, "a model_id, name or location (repeatable, one each)")->allow_extra_args(false);
-    return {cmd, [r, &db] { return run_report(db, r->html, r->selection); }};
+    add_query_timeout(cmd, r->statement_time);
+    return {cmd, [r, &db] { return run_report(db, r->html, *r); }};
 }
 
 }  // namespace modelcat::cli

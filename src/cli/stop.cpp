@@ -3,6 +3,8 @@
 #include <csignal>
 #include <cstdlib>
 
+#include "catalog/read_guard.hpp"
+
 namespace modelcat::cli {
 
 namespace {
@@ -49,6 +51,20 @@ std::optional<double> parse_duration(const std::string& text) {
         total += v * unit;
     }
     return i == 0 ? std::nullopt : std::optional(total);
+}
+
+void add_query_timeout(CLI::App* cmd, std::chrono::milliseconds& statement_time) {
+    statement_time = catalog::kDefaultStatementTime;
+    const std::string help = "stop a statement that runs longer than this (default " +
+                             std::to_string(catalog::kDefaultStatementTime.count()) + "s): 90s, 5m, 1h";
+    cmd->add_option_function<std::string>(
+        "--query-timeout",
+        [&statement_time](const std::string& text) {
+            const std::optional<double> seconds = parse_duration(text);
+            if (!seconds || *seconds <= 0) throw CLI::ValidationError("--query-timeout", "expected a duration such as 90s, 5m or 1h, got " + text);
+            statement_time = std::chrono::milliseconds(static_cast<int64_t>(*seconds * 1000));
+        },
+        help);
 }
 
 }  // namespace modelcat::cli
