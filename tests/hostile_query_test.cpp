@@ -147,6 +147,24 @@ TEST(HostileQuery, AStatementStopsAtItsDeadlineAndAtTheHeapLimit) {
     EXPECT_NE(test::run_modelcat("query --help").out.find("--query-timeout"), std::string::npos);
 }
 
+// The deadline is CPU time: a statement whose reader stops reading for longer (`query | less`) runs on
+// when the pipe drains (a wall clock stopped it).
+TEST(HostileQuery, AStatementWaitingOnItsReaderIsNotStopped) {
+    test::TempDir tmp;
+    const std::string db = crawled_catalogue(tmp);
+    std::ofstream(tmp / "rows.sql") << "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200000) "
+                                       "SELECT i, printf('%020d', i) AS padded FROM n;";
+    const fs::path status = tmp / "status";
+    const test::CommandResult r = test::run_modelcat("query " + (tmp / "rows.sql").string() + " -f csv --query-timeout 1s --db " + db +
+                                                         "; echo $? >" + status.string() + "; } | { sleep 3; wc -l; }",
+                                                     "{ ");
+    std::ifstream in(status);
+    std::string exit_code;
+    in >> exit_code;
+    EXPECT_EQ(exit_code, "0");  // the rows outgrow the pipe's buffer: the writer waits 3 s on `sleep`, past the 1 s limit
+    EXPECT_EQ(std::stoul(r.out), 200001u) << r.out;  // the header and every row
+}
+
 // A view named `view` with the columns of the catalogue's `view` (a table or a view), each the endless counter `i` of a recursive CTE.
 std::string endless_view(SQLite::Database& db, const std::string& view) {
     SQLite::Statement columns(db, "SELECT name FROM pragma_table_info(?)");

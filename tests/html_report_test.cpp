@@ -427,7 +427,8 @@ TEST(HtmlReportCommand, ACraftedCatalogueWithSizesOneDoubleApartStillGetsItsScat
 }
 
 // Counts no crawl writes: every tensor 9e18 bytes (their sum per type passes int64: the legend once
-// overflowed), and a group view replaced by one whose model_ids are not ids (once "modelcat: stoll").
+// overflowed). A group view replaced by one whose model_ids are not ids (once "modelcat: stoll") is
+// now refused before anything runs: the catalogue's views must be this modelcat's.
 TEST(HtmlReportCommand, ACraftedCatalogueWithHugeCountsAndForeignIdsStillGetsItsPage) {
     test::TempDir dir;
     kit::GgufWriter w;
@@ -436,17 +437,19 @@ TEST(HtmlReportCommand, ACraftedCatalogueWithHugeCountsAndForeignIdsStillGetsIts
     w.write(dir / "crafted.gguf");
     const std::string db = (dir / "c.db").string();
     ASSERT_EQ(test::run_modelcat("crawl --quiet --db " + db + " " + (dir / "crafted.gguf").string()).exit_code, 0);
+    SQLite::Database(db, SQLite::OPEN_READWRITE).exec("UPDATE tensor_layouts SET bytes = 9000000000000000000");
+    test::CommandResult r = test::run_modelcat("report --html - --db " + db);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("No two models of this selection declare the same file_type"), std::string::npos);
     {
         SQLite::Database cat(db, SQLite::OPEN_READWRITE);
-        cat.exec("UPDATE tensor_layouts SET bytes = 9000000000000000000");
         cat.exec("DROP VIEW same_file_type_different_policy");
         cat.exec("CREATE VIEW same_file_type_different_policy AS SELECT 'llama' AS architecture, 'F32' AS file_type_name, "
                  "0 AS file_type, 'one,99999999999999999999,1' AS model_ids");
     }
-    test::CommandResult r = test::run_modelcat("report --html - --db " + db);
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("No two models of this selection declare the same file_type"), std::string::npos)
-        << "the one id the view names is one model: no group";
+    r = test::run_modelcat("report --html - --db " + db);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("view same_file_type_different_policy is not schema version"), std::string::npos) << r.err;
 }
 
 }  // namespace

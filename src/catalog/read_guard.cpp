@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 #include <strings.h>
+#include <time.h>
 
 #include <string_view>
 
@@ -28,10 +29,17 @@ bool reads_only(const char* pragma) {
     return false;
 }
 
+// The CPU time this thread has used: a statement runs on the thread that steps it.
+std::chrono::nanoseconds thread_cpu_time() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return std::chrono::seconds(t.tv_sec) + std::chrono::nanoseconds(t.tv_nsec);
+}
+
 }  // namespace
 
 ReadGuard::ReadGuard(SQLite::Database& db, std::chrono::milliseconds statement_time)
-    : statement_time_(statement_time), statement_deadline_(std::chrono::steady_clock::now() + statement_time) {
+    : statement_time_(statement_time), statement_deadline_(thread_cpu_time() + statement_time) {
     sqlite3* h = db.getHandle();
     sqlite3_db_config(h, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, nullptr);
     sqlite3_db_config(h, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
@@ -68,12 +76,12 @@ int ReadGuard::authorize(void* self, int action, const char* what, const char* d
 int ReadGuard::trace_statement(unsigned, void* self, void* statement, void* text) {
     if (text != sqlite3_sql(static_cast<sqlite3_stmt*>(statement))) return 0;
     auto* guard = static_cast<ReadGuard*>(self);
-    guard->statement_deadline_ = std::chrono::steady_clock::now() + guard->statement_time_;
+    guard->statement_deadline_ = thread_cpu_time() + guard->statement_time_;
     return 0;
 }
 
 int ReadGuard::past_deadline(void* self) {
-    return std::chrono::steady_clock::now() > static_cast<ReadGuard*>(self)->statement_deadline_ ? 1 : 0;
+    return thread_cpu_time() > static_cast<ReadGuard*>(self)->statement_deadline_ ? 1 : 0;
 }
 
 }  // namespace modelcat::catalog

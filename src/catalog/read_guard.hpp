@@ -2,7 +2,7 @@
 // What a reading connection lets a stranger's catalogue and .sql file do: read the
 // catalogue, nothing else. No code reached through fts3_tokenizer, no other file
 // (ATTACH, VACUUM INTO), no virtual table, no setting changed; every statement bounded
-// in time (a progress-handler deadline) and SQLite's heap (process-wide).
+// in CPU time (a progress-handler deadline) and SQLite's heap (process-wide).
 #include <SQLiteCpp/Database.h>
 
 #include <chrono>
@@ -17,7 +17,8 @@ inline constexpr std::chrono::seconds kDefaultStatementTime{60};
 
 class ReadGuard {
 public:
-    // Guards `db` while this object lives; it must outlive the connection's last statement.
+    // Guards `db` while this object lives; it must outlive the connection's last statement. A statement
+    // may spend `statement_time` of its thread's CPU time (not wall time: a reader paused behind a pipe costs none).
     ReadGuard(SQLite::Database& db, std::chrono::milliseconds statement_time);
     ReadGuard(const ReadGuard&) = delete;
     ReadGuard& operator=(const ReadGuard&) = delete;
@@ -31,7 +32,7 @@ private:
     static int past_deadline(void* self);
 
     std::chrono::milliseconds statement_time_;
-    std::chrono::steady_clock::time_point statement_deadline_;
+    std::chrono::nanoseconds statement_deadline_;  // on the running thread's CPU clock
     std::string refused_;
 };
 

@@ -55,7 +55,7 @@ std::optional<double> parse_duration(const std::string& text) {
 
 void add_query_timeout(CLI::App* cmd, std::chrono::milliseconds& statement_time) {
     statement_time = catalog::kDefaultStatementTime;
-    const std::string help = "stop a statement that runs longer than this (default " +
+    const std::string help = "stop a statement that spends more CPU time than this (default " +
                              std::to_string(catalog::kDefaultStatementTime.count()) + "s): 90s, 5m, 1h";
     cmd->add_option_function<std::string>(
         "--query-timeout",

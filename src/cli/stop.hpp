@@ -17,8 +17,8 @@ int stop_signal();  // SIGINT or SIGTERM once received, else 0
 // "90", "90s", "45m", "8h", "1h30m", "7d", "2w": seconds; nullopt when malformed.
 std::optional<double> parse_duration(const std::string& text);
 
-// Adds --query-timeout DURATION to a command that reads the catalogue: each statement may run
-// that long (default catalog::kDefaultStatementTime) before it is stopped; a bad duration is a usage error.
+// Adds --query-timeout DURATION to a command that reads the catalogue: each statement may spend that
+// much CPU time (default catalog::kDefaultStatementTime) before it is stopped; a bad duration is a usage error.
 void add_query_timeout(CLI::App* cmd, std::chrono::milliseconds& statement_time);
 
 }  // namespace modelcat::cli
