@@ -244,3 +244,33 @@ TEST(HostileQuery, ALargeResultStreamsAndATableSaysWhichFormatsStream) {
 }
 
 }  // namespace
+
+// A trigger a stranger put on the catalogue's tables would run at each write of a crawl into it:
+// here an endless one (before: the crawl ran on, writing, until killed), and one whose
+// name would break out of a quoted string. Both are refused, the crawl writes nothing, and readers
+// refuse the catalogue too; fts3_tokenizer is off on a writer's connection as on a reader's.
+TEST(HostileCatalogue, TriggersThatAreNotOursAreRefusedBeforeACrawlWrites) {
+    test::TempDir tmp;
+    const std::string db = crawled_catalogue(tmp);
+    const std::string model = (test::fixtures_dir() / "ggml-vocab-llama-spm.gguf").string();
+    for (const std::string name : {"evil", "x' OR '1'='1"}) {
+        SCOPED_TRACE(name);
+        {
+            SQLite::Database cat(db, SQLite::OPEN_READWRITE);
+            cat.exec("DROP TRIGGER IF EXISTS \"evil\"; DROP TRIGGER IF EXISTS \"x' OR '1'='1\"");
+            cat.exec("CREATE TRIGGER \"" + name + "\" AFTER INSERT ON crawls BEGIN "
+                     "INSERT INTO errors (crawl_id, location, message) WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) "
+                     "SELECT NEW.crawl_id, 'x', i FROM n; END");
+        }
+        const std::string crawls = test::sql_value(db, "SELECT count(*) FROM crawls");
+        // SIGKILL and a file-size cap: stuck in the trigger's statement, the crawl outlived SIGTERM and wrote 45 GB in 23 minutes
+        const test::CommandResult crawl = test::run_modelcat("crawl --quiet --db " + db + " " + model, "ulimit -f 2097152; timeout -s KILL 20 ");
+        EXPECT_EQ(crawl.exit_code, 2) << crawl.err;
+        EXPECT_NE(crawl.err.find("is not modelcat's (a crawl writes through no trigger of a stranger's)"), std::string::npos) << crawl.err;
+        EXPECT_EQ(test::sql_value(db, "SELECT count(*) FROM crawls"), crawls);
+        const test::CommandResult read = query_sql(tmp, db, "SELECT count(*) FROM models;");
+        EXPECT_EQ(read.exit_code, 2) << read.err;
+    }
+    SQLite::Database(db, SQLite::OPEN_READWRITE).exec("DROP TRIGGER \"x' OR '1'='1\"");
+    EXPECT_EQ(test::run_modelcat("crawl --quiet --db " + db + " " + model, kQueryGuard).exit_code, 0);
+}

@@ -34,6 +34,7 @@ std::string file_uri(const std::string& path, const char* query) {
 SQLite::Database open_published_or_live(const std::string& path) {
     SQLite::Database live(file_uri(path, "mode=ro"), SQLite::OPEN_READONLY | SQLite::OPEN_URI, kBusyTimeoutMs);
     try {
+        lock_down(live);
         live.execAndGet("PRAGMA schema_version");
         return live;
     } catch (const SQLite::Exception& e) {
@@ -41,10 +42,20 @@ SQLite::Database open_published_or_live(const std::string& path) {
         const bool cannot_open_shm = e.getErrorCode() == SQLITE_READONLY || e.getErrorCode() == SQLITE_CANTOPEN;
         if (!cannot_open_shm || std::filesystem::exists(path + "-wal", ec)) throw;
     }
-    return SQLite::Database(file_uri(path, "immutable=1"), SQLite::OPEN_READONLY | SQLite::OPEN_URI, kBusyTimeoutMs);
+    SQLite::Database published(file_uri(path, "immutable=1"), SQLite::OPEN_READONLY | SQLite::OPEN_URI, kBusyTimeoutMs);
+    lock_down(published);
+    return published;
 }
 
 }  // namespace
+
+void lock_down(SQLite::Database& db) {
+    sqlite3* h = db.getHandle();
+    sqlite3_db_config(h, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, nullptr);
+    sqlite3_db_config(h, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
+    sqlite3_db_config(h, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+    sqlite3_db_config(h, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+}
 
 void skip_allocation_counts() {
     static const int once = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);  // refused, harmlessly, once SQLite has started

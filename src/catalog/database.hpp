@@ -9,6 +9,11 @@ namespace modelcat::catalog {
 
 inline constexpr int kBusyTimeoutMs = 30'000;
 
+// Every connection to a catalogue, a reader's or a writer's: no code reached through fts3_tokenizer
+// or load_extension, SQLITE_DBCONFIG_DEFENSIVE, and the catalogue's views and triggers call no
+// function with side effects (not TRUSTED_SCHEMA): a catalogue someone sends is input like any file.
+void lock_down(SQLite::Database& db);
+
 // SQLite counts every allocation under a global mutex unless told so before its
 // first connection; a writer reads none of those counts. Call before opening one (a
 // reader does not: its heap limit, catalog/read_guard.hpp, is enforced from the counts).

@@ -1,5 +1,7 @@
 #include "catalog/read_guard.hpp"
 
+#include "catalog/database.hpp"
+
 #include <sqlite3.h>
 #include <strings.h>
 #include <time.h>
@@ -41,10 +43,7 @@ std::chrono::nanoseconds thread_cpu_time() {
 ReadGuard::ReadGuard(SQLite::Database& db, std::chrono::milliseconds statement_time)
     : statement_time_(statement_time), statement_deadline_(thread_cpu_time() + statement_time) {
     sqlite3* h = db.getHandle();
-    sqlite3_db_config(h, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, nullptr);
-    sqlite3_db_config(h, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
-    sqlite3_db_config(h, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
-    sqlite3_db_config(h, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);  // the catalogue's views call no function with side effects
+    lock_down(db);  // opened so already (catalog/database.hpp): said again here, since this guard promises it
     sqlite3_limit(h, SQLITE_LIMIT_ATTACHED, 0);
     sqlite3_hard_heap_limit64(kReadingHeapLimitBytes);  // enforced while SQLite counts allocations (database.cpp)
     sqlite3_set_authorizer(h, authorize, this);

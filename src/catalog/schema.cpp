@@ -112,13 +112,23 @@ std::string object_shape(SQLite::Database& db, const std::string& name) {
 void check_schema_is_ours(SQLite::Database& db, const std::string& path) {
     SQLite::Database ours(":memory:", SQLite::OPEN_READWRITE);
     ours.exec(std::string(current_schema_sql()));
+    const std::string not_ours = path + " is not the catalogue this modelcat expects: ";
     SQLite::Statement objects(ours, "SELECT type, name FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'");
     while (objects.executeStep()) {
         const std::string type = objects.getColumn(0).getString(), name = objects.getColumn(1).getString();
         if (object_shape(db, name) != object_shape(ours, name))
-            throw std::runtime_error(path + " is not the catalogue this modelcat expects: " + type + " " + name +
-                                     " is not schema version " + std::to_string(schema_version()) +
+            throw std::runtime_error(not_ours + type + " " + name + " is not schema version " + std::to_string(schema_version()) +
                                      "'s (a catalogue from elsewhere? modelcat runs only its own views)");
+    }
+    // A user's own views and tables are kept; a trigger would run a stranger's SQL at each write of a crawl.
+    SQLite::Statement triggers(db, "SELECT name FROM sqlite_schema WHERE type = 'trigger'");
+    SQLite::Statement ours_named(ours, "SELECT 1 FROM sqlite_schema WHERE type = 'trigger' AND name = ? COLLATE NOCASE");
+    while (triggers.executeStep()) {
+        const std::string name = triggers.getColumn(0).getString();
+        ours_named.reset();
+        ours_named.bind(1, name);
+        if (!ours_named.executeStep())
+            throw std::runtime_error(not_ours + "trigger " + name + " is not modelcat's (a crawl writes through no trigger of a stranger's)");
     }
 }
 

@@ -54,7 +54,9 @@ void use_wal(SQLite::Database& db) {
 // The catalogue's connection is used by one thread (run()'s, in a crawl), so it needs no mutex of its own.
 SQLite::Database open_writable(const std::string& path) {
     skip_allocation_counts();
-    return SQLite::Database(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_NOMUTEX, kBusyTimeoutMs);
+    SQLite::Database db(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_NOMUTEX, kBusyTimeoutMs);
+    lock_down(db);
+    return db;
 }
 
 }  // namespace
@@ -69,6 +71,7 @@ Writer::Writer(const std::string& path) : db_(open_writable(path)) {
     db_.exec("PRAGMA cache_size = -65536");
     const int before = user_version(db_);
     migrate();
+    check_schema_is_ours(db_, path);  // a crawl writes through no trigger of a stranger's
     if (before > 0 && before < schema_version()) reclaim_free_pages();
     db_.exec("PRAGMA foreign_keys = ON");
 }
