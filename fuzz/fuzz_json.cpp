@@ -12,31 +12,27 @@
 #include "format/ollama_manifest.hpp"
 #include "model/error.hpp"
 
+namespace {
+
+// A parser's answer to any bytes: a value, or FormatError; anything else escapes and aborts.
+template <typename Parse>
+void returns_or_refuses(Parse parse, std::span<const uint8_t> bytes) {
+    try {
+        parse(bytes);
+    } catch (const modelcat::model::FormatError&) {
+    }
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    std::span<const uint8_t> bytes(data, size);
-    try {
-        modelcat::format::parse_checkpoint_index(bytes);
-    } catch (const modelcat::model::FormatError&) {
-    }
-    try {
-        modelcat::format::parse_model_config(bytes);
-    } catch (const modelcat::model::FormatError&) {
-    }
-    try {
-        modelcat::format::parse_hub_listing(bytes);
-    } catch (const modelcat::model::FormatError&) {
-    }
-    try {
-        modelcat::format::parse_hub_models(bytes);
-    } catch (const modelcat::model::FormatError&) {
-    }
-    try {
-        modelcat::format::parse_model_architecture(bytes);
-    } catch (const modelcat::model::FormatError&) {
-    }
-    try {
-        modelcat::format::parse_ollama_manifest(bytes);
-    } catch (const modelcat::model::FormatError&) {
-    }
+    namespace format = modelcat::format;
+    const std::span<const uint8_t> bytes(data, size);
+    returns_or_refuses([](auto b) { return format::parse_checkpoint_index(b); }, bytes);
+    returns_or_refuses([](auto b) { return format::parse_model_config(b); }, bytes);
+    returns_or_refuses([](auto b) { return format::parse_model_architecture(b); }, bytes);
+    returns_or_refuses([](auto b) { return format::parse_hub_listing(b); }, bytes);
+    returns_or_refuses([](auto b) { return format::parse_hub_models(b); }, bytes);
+    returns_or_refuses([](auto b) { return format::parse_ollama_manifest(b); }, bytes);
     return 0;
 }
