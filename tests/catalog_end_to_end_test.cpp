@@ -239,7 +239,7 @@ TEST(HostileBatch, OnlyTheHostileFilesFailUnderAMemoryLimit) {
 
 namespace {
 
-// A database error (here a trigger refusing one model's tensors, as a full
+// A database error (here a user's unique index refusing one model's tensors, as a full
 // disk or an I/O error would refuse a write) is not that model's failure: the
 // crawl stops with exit 2 and the catalogue keeps every model committed before.
 TEST(DatabaseErrors, StopTheCrawlWithExitTwoAndLeaveTheCatalogueIntact) {
@@ -251,14 +251,13 @@ TEST(DatabaseErrors, StopTheCrawlWithExitTwoAndLeaveTheCatalogueIntact) {
     kit::llama31_quant("Q8_0").write(store / "b.gguf");
     {
         SQLite::Database d(db.string(), SQLite::OPEN_READWRITE);
-        // tensors is a view since schema 18: the trigger watches the rows it reads
-        d.exec("CREATE TRIGGER refuse BEFORE INSERT ON tensor_rows"
-               " WHEN NEW.name_id = (SELECT name_id FROM tensor_names WHERE name = 'output.weight')"
-               " BEGIN SELECT RAISE(ABORT, 'simulated write failure'); END");
+        // tensors is a view since schema 18: the index is on the rows it reads; a's output.weight is the one row it allows
+        const int64_t output = d.execAndGet("SELECT name_id FROM tensor_names WHERE name = 'output.weight'").getInt64();
+        d.exec("CREATE UNIQUE INDEX refuse ON tensor_rows(name_id) WHERE name_id = " + std::to_string(output));
     }
     test::CommandResult r = test::run_modelcat("crawl --db " + db.string() + " " + store.string());
     EXPECT_EQ(r.exit_code, 2) << r.err;
-    EXPECT_NE(r.err.find("modelcat: database " + db.string() + ": simulated write failure"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("modelcat: database " + db.string() + ": UNIQUE constraint failed: tensor_rows.name_id"), std::string::npos) << r.err;
     SQLite::Database d(db.string());
     EXPECT_EQ(d.execAndGet("PRAGMA integrity_check").getString(), "ok");
     EXPECT_EQ(d.execAndGet("SELECT group_concat(name) FROM models").getString(), "a");
