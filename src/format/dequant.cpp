@@ -1,5 +1,7 @@
 #include "format/dequant.hpp"
 
+#include <cpuid.h>
+
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -11,6 +13,17 @@
 #include "model/ggml_types.hpp"
 
 namespace modelcat::format {
+
+// Here, not beside the AVX2 twins: that file may be compiled for AVX2 as a whole (CMakeLists.txt), and
+// this runs on any CPU. F16C by cpuid: clang 14's __builtin_cpu_supports does not know "f16c".
+bool cpu_has_avx2() {
+    static const bool yes = [] {
+        unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+        const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C);
+        return f16c && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    }();
+    return yes;
+}
 
 namespace {
 

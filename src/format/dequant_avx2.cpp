@@ -3,7 +3,6 @@
 // Same float operations in the same order as the plain decoders (a multiply,
 // then an add or subtract; never fused), so the same bits. Compiled for AVX2 +
 // FMA + F16C by attribute and pragma, used only when the CPU has them.
-#include <cpuid.h>
 #include <immintrin.h>
 
 #include "format/dequant_blocks.hpp"
@@ -322,17 +321,3 @@ BlockDecoder avx2_decoder(uint32_t type) {
 }  // namespace modelcat::format::dequant_blocks
 
 #pragma GCC pop_options
-
-namespace modelcat::format {
-
-// F16C by cpuid: clang 14's __builtin_cpu_supports does not know "f16c" (scripts/fuzz builds with it).
-bool cpu_has_avx2() {
-    static const bool yes = [] {
-        unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-        const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C);
-        return f16c && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    }();
-    return yes;
-}
-
-}  // namespace modelcat::format

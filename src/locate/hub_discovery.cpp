@@ -131,8 +131,9 @@ void HubDiscoverer::retry_pending() {
     for (const auto& sp : scopes_) {
         for (const auto& [repo, row] : sp->known) {
             if (row->status != "pending" || sp->seen.count(repo)) continue;
+            const std::string &name = repo, &scope = row->scope;  // clang 14's lambdas capture no structured binding
             const bool checked = std::any_of(out_.repos.begin(), out_.repos.end(),
-                                             [&](const DiscoveredRepo& d) { return d.scope == row->scope && d.repo == repo; });
+                                             [&](const DiscoveredRepo& d) { return d.scope == scope && d.repo == name; });
             if (!checked) list(add_repo(*sp, *row, RepoVerdict::retried, false));
         }
     }
