@@ -67,7 +67,7 @@ Writer::Writer(const std::string& path) : db_(open_writable(path)) {
     db_.exec("PRAGMA temp_store = MEMORY");  // a multi-row INSERT's statement journal stays off the disk
     db_.exec("PRAGMA wal_autocheckpoint = 10000");  // checkpoints fsync: every ~40 MB of WAL, not every 4 MB
     // SQLite's default 2 MiB of pages is a sliver of a 1.3 GB catalogue (100,000 models), whose crawl then
-    // re-reads index pages: 64 MiB took that crawl from 173 to 142 s (kernel time 43.5 -> 18.7 s).
+    // re-reads index pages (docs/performance.md: what 64 MiB gave back).
     db_.exec("PRAGMA cache_size = -65536");
     const int before = user_version(db_);
     migrate();

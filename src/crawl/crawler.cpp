@@ -169,8 +169,7 @@ void Crawl::run_local(const std::vector<std::string>& inputs) {
     PipelineOptions po = pipeline_options();
     po.first_read_gguf = po.first_read_safetensors = options_.first_read_local;
     // One thread per core, each reading one header at once: a read from the page cache is a copy and
-    // the parse is the work, so more threads only contend (the lineup: 58 -> 50 ms on 2 cores, where
-    // 8 threads and 4 headers at once finished all eight models together and left the writer the end).
+    // the parse is the work, so more threads only contend (docs/performance.md has the figures).
     const unsigned at_most = std::min(kMaxLocalThreads, std::max(1u, options_.jobs));
     const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, at_most);
     po.header_reads_at_once = threads;
