@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "cli/terminal.hpp"
-#include "locate/locator.hpp"
+#include "model/location_text.hpp"
 #include "model/census.hpp"
 #include "model/quantity_text.hpp"
 #include "model/utf8.hpp"
@@ -54,7 +54,7 @@ std::string shorten_locations(std::vector<std::vector<std::string>>& cells, size
         if (named && s.find('/') != std::string::npos) s.resize(s.rfind('/') + 1);
         locations.push_back(s);
     }
-    const std::string folder = locate::shared_folder(locations);
+    const std::string folder = model::shared_folder(locations);
     if (folder.empty()) return named ? "the folder of each file" : "";
     for (auto& row : cells)
         if (!row[column].empty()) row[column] = row[column].size() > folder.size() ? row[column].substr(folder.size()) : "./";

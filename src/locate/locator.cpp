@@ -1,8 +1,6 @@
 #include "locate/locator.hpp"
 
-#include <algorithm>
 #include <filesystem>
-#include <optional>
 #include <string_view>
 
 #include "io/sync_file.hpp"
@@ -26,16 +24,5 @@ std::string sibling(const std::string& location, const std::string& name) {
 }
 
 std::string parent(const std::string& location) { return location.substr(0, location.rfind('/')); }
-
-std::string shared_folder(const std::vector<std::string>& locations) {
-    std::optional<std::string_view> shared;
-    for (const auto& l : locations) {
-        if (l.empty()) continue;
-        std::string_view folder(l.data(), l.rfind('/') + 1);  // "" when l has no '/'
-        if (!shared) shared = folder;
-        shared = shared->substr(0, std::mismatch(shared->begin(), shared->end(), folder.begin(), folder.end()).first - shared->begin());
-    }
-    return shared ? std::string(shared->substr(0, shared->rfind('/') + 1)) : std::string();
-}
 
 }  // namespace modelcat::locate

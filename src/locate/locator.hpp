@@ -2,7 +2,6 @@
 // What planning needs to know about locations, local or remote: whether a
 // sibling exists, and the text of a (small) index file.
 #include <string>
-#include <vector>
 
 namespace modelcat::locate {
 
@@ -26,9 +25,5 @@ bool is_remote(const std::string& location);
 // the one sibling lookup, for split sets, checkpoints and their config.json.
 std::string parent(const std::string& location);
 std::string sibling(const std::string& location, const std::string& name);
-
-// The folder every non-empty location lies under, with its '/' ("/srv/mirror/", "hf://owner/"); ""
-// when they share none: what a table of locations leaves out to tell repos apart.
-std::string shared_folder(const std::vector<std::string>& locations);
 
 }  // namespace modelcat::locate

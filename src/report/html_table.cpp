@@ -4,7 +4,7 @@
 #include <set>
 #include <sstream>
 
-#include "locate/locator.hpp"
+#include "model/location_text.hpp"
 #include "model/census.hpp"
 #include "model/quantity_text.hpp"
 #include "model/utf8.hpp"
@@ -61,7 +61,7 @@ void filters(std::ostream& out, const FilterChoices& c, size_t models) {
 std::vector<std::string> location_labels(const std::vector<catalog::ReportModel>& models) {
     std::vector<std::string> locations;
     for (const auto& m : models) locations.push_back(m.location);
-    const std::string shared = locate::shared_folder(locations);
+    const std::string shared = model::shared_folder(locations);
     std::vector<std::string> out;
     for (const auto& m : models) {
         const std::string d = folder(m.location);
