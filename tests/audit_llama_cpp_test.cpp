@@ -11,7 +11,7 @@
 #include <iterator>
 #include <set>
 
-#include "format/dequant.hpp"
+#include "dequant/dequant.hpp"
 #include "format/gguf.hpp"
 #include "model/ggml_types.hpp"
 #include "format/safetensors.hpp"
@@ -131,7 +131,7 @@ TEST_F(LlamaCppAudit, AValueThatOverflowedToInfinityFailsNamingIt) {
     ASSERT_FALSE(shard.empty());
     Planted st(ckpt / shard);
     uint64_t cols = st.tensor(source).dims[1];
-    put_u16(st.data(source) + 2 * (5 * cols + 7), format::float_to_bf16(1e5f));
+    put_u16(st.data(source) + 2 * (5 * cols + 7), dequant::float_to_bf16(1e5f));
     st.write(ckpt / shard);
     Planted gguf(fixtures() / "gguf" / "tiny-F16.gguf");
     put_u16(gguf.data("blk.1.attn_v.weight") + 2 * (5 * cols + 7), 0x7C00);  // what RNE makes of 99840: +inf

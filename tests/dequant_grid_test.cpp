@@ -9,13 +9,13 @@
 #include <random>
 #include <vector>
 
-#include "format/dequant.hpp"
-#include "format/dequant_tables.hpp"
+#include "dequant/dequant.hpp"
+#include "dequant/dequant_tables.hpp"
 #include "model/ggml_types.hpp"
 
-using namespace modelcat::format;
+using namespace modelcat::dequant;
 using modelcat::model::GgmlTypeId;
-namespace tables = modelcat::format::dequant_tables;
+namespace tables = modelcat::dequant::dequant_tables;
 
 namespace {
 

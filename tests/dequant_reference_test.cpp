@@ -13,8 +13,8 @@
 #include <random>
 #include <sstream>
 
-#include "format/dequant.hpp"
-#include "format/dequant_blocks.hpp"
+#include "dequant/dequant.hpp"
+#include "dequant/dequant_blocks.hpp"
 #include "model/ggml_types.hpp"
 #include "format/gguf.hpp"
 #include "support.hpp"
@@ -48,7 +48,7 @@ uint32_t type_id(std::string_view name) {
 std::vector<float> decode(uint32_t type, std::span<const uint8_t> bytes) {
     const model::GgmlType& t = *model::find_ggml_type(type);
     std::vector<float> y(bytes.size() / t.type_size * t.block_size);
-    format::dequantize(type, bytes, y);
+    dequant::dequantize(type, bytes, y);
     return y;
 }
 
@@ -145,11 +145,11 @@ TEST(DequantReference, EveryTensorOfTheRealQuantizersFiles) {
 }
 
 TEST(DequantReference, VectorisedDecodersGiveThePlainOnesBits) {
-    if (!format::cpu_has_avx2()) GTEST_SKIP() << "no AVX2 on this CPU: only the plain decoders run";
+    if (!dequant::cpu_has_avx2()) GTEST_SKIP() << "no AVX2 on this CPU: only the plain decoders run";
     std::mt19937 rng(7);
     int twins = 0;
     for (const auto& t : model::ggml_types()) {
-        auto fast = format::dequant_blocks::avx2_decoder(t.id);
+        auto fast = dequant::dequant_blocks::avx2_decoder(t.id);
         if (!fast) continue;
         ++twins;
         size_t blocks = t.id == model::GgmlTypeId::F16 ? 0x10003 : 4096 / t.block_size + 3;  // odd counts reach the loops' tails
@@ -158,7 +158,7 @@ TEST(DequantReference, VectorisedDecodersGiveThePlainOnesBits) {
         if (t.id == model::GgmlTypeId::F16)  // every half, NaNs and subnormals included
             for (uint32_t h = 0; h < 0x10000; ++h) bytes[2 * h] = h & 0xFF, bytes[2 * h + 1] = h >> 8;
         std::vector<float> plain(blocks * t.block_size), vec(plain.size());
-        format::dequant_blocks::plain_decoder(t.id)(bytes.data(), blocks, plain.data());
+        dequant::dequant_blocks::plain_decoder(t.id)(bytes.data(), blocks, plain.data());
         fast(bytes.data(), blocks, vec.data());
         for (size_t i = 0; i < plain.size(); ++i)  // a NaN may come out with the other sign bit (x - m computed as x + -m)
             if (std::isnan(plain[i]) && std::isnan(vec[i])) vec[i] = plain[i];

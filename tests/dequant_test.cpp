@@ -9,11 +9,11 @@
 #include <random>
 #include <vector>
 
-#include "format/dequant.hpp"
+#include "dequant/dequant.hpp"
 #include "model/ggml_types.hpp"
 #include "kit/kit_quantize.hpp"
 
-using namespace modelcat::format;
+using namespace modelcat::dequant;
 using modelcat::model::GgmlTypeId;
 
 namespace {

@@ -8,7 +8,7 @@
 
 #include "audit/error_sums.hpp"
 #include "audit/tolerance.hpp"
-#include "format/dequant.hpp"
+#include "dequant/dequant.hpp"
 #include "model/ggml_types.hpp"
 
 namespace modelcat::audit {
@@ -25,7 +25,7 @@ struct Position {
 // How one pair's values are decoded and judged, fixed before a row is read.
 struct Codec {
     uint32_t gguf_type = 0, source_type = 0;
-    format::BlockDecoder gguf = nullptr, source = nullptr;
+    dequant::BlockDecoder gguf = nullptr, source = nullptr;
     uint32_t block = 1, block_bytes = 0, source_bytes = 0;  // GGUF block: elements, bytes; a source element's bytes
     const Tolerance* tolerance = nullptr;                    // nullptr: exact (float and integer types)
     bool same_encoding = false;                              // exact, and the source's own type: bytes compared
@@ -222,9 +222,9 @@ std::string dims_text(const std::vector<uint64_t>& d) {
 // Why this pair's values cannot be compared, or "" when they can (the codec then set).
 std::string not_comparable(const TensorSpan& g, const TensorSpan& s, Codec& c, model::TensorResult& r) {
     r.verdict = model::Verdict::not_compared;
-    if (!g.known_type || !format::can_dequantize(g.ggml_type)) return "no dequantizer for " + g.type;
+    if (!g.known_type || !dequant::can_dequantize(g.ggml_type)) return "no dequantizer for " + g.type;
     if (!s.known_type) return "no decoder for source dtype " + s.type;
-    c = {g.ggml_type, s.ggml_type, format::block_decoder(g.ggml_type), format::block_decoder(s.ggml_type)};
+    c = {g.ggml_type, s.ggml_type, dequant::block_decoder(g.ggml_type), dequant::block_decoder(s.ggml_type)};
     c.tolerance = tolerance(g.ggml_type);
     if (!c.tolerance && !is_exact_type(g.ggml_type)) return "no NMSE ceiling for " + g.type;
     if (!c.tolerance && !expected_rule_exists(g.ggml_type, s.ggml_type)) return "no exact rule from " + s.type + " to " + g.type;
@@ -355,7 +355,7 @@ model::TensorResult generated_result(const TensorSpan& g) {
 model::TensorResult compare_generated(const TensorSpan& g, AuditReaders& files, std::span<const double> expected, double relative) {
     model::TensorResult r = generated_result(g);
     r.verdict = model::Verdict::generated_mismatch;
-    if (!g.known_type || !format::can_dequantize(g.ggml_type)) {
+    if (!g.known_type || !dequant::can_dequantize(g.ggml_type)) {
         r.message = "no dequantizer for " + g.type;
         return r;
     }
@@ -366,7 +366,7 @@ model::TensorResult compare_generated(const TensorSpan& g, AuditReaders& files, 
     format::ByteBuffer buf;
     read_exactly(files.at(g.file), g.offset, g.bytes, buf);
     std::vector<float> got(r.elements);
-    format::dequantize(g.ggml_type, buf, got);
+    dequant::dequantize(g.ggml_type, buf, got);
     double max_rel = 0;
     for (uint64_t i = 0; i < got.size(); ++i) {
         double err = std::fabs(got[i] - expected[i]);

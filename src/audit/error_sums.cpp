@@ -6,7 +6,7 @@
 #include <bit>
 #include <cstring>
 
-#include "format/dequant.hpp"
+#include "dequant/dequant.hpp"
 #include "model/ggml_types.hpp"
 
 namespace modelcat::audit {
@@ -30,7 +30,7 @@ float value(SourceValues ref, uint64_t i) {
         return v;
     }
     uint16_t h = static_cast<uint16_t>(p[2 * i] | (p[2 * i + 1] << 8));
-    return ref.ggml_type == model::GgmlTypeId::F16 ? format::fp16_to_float(h) : format::bf16_to_float(h);
+    return ref.ggml_type == model::GgmlTypeId::F16 ? dequant::fp16_to_float(h) : dequant::bf16_to_float(h);
 }
 
 // Plain loops, eight float lanes per sum so that they vectorise without -ffast-math.
@@ -169,21 +169,21 @@ MODELCAT_AVX2 uint64_t rounding_mismatches_avx2(uint32_t type, const float* ref,
 }  // namespace
 
 float rounded_like(uint32_t gguf_type, float v) {
-    if (gguf_type == model::GgmlTypeId::F16) return format::fp16_to_float(format::float_to_fp16(v));
-    if (gguf_type == model::GgmlTypeId::BF16) return format::bf16_to_float(format::float_to_bf16(v));
+    if (gguf_type == model::GgmlTypeId::F16) return dequant::fp16_to_float(dequant::float_to_fp16(v));
+    if (gguf_type == model::GgmlTypeId::BF16) return dequant::bf16_to_float(dequant::float_to_bf16(v));
     return v;
 }
 
 PieceSums sum_errors(SourceValues ref, const float* got, uint64_t n, uint32_t block, double block_floor) {
     using enum model::GgmlTypeId;
-    if (!format::cpu_has_avx2()) return sum_errors_plain(ref, got, n, block, block_floor);
+    if (!dequant::cpu_has_avx2()) return sum_errors_plain(ref, got, n, block, block_floor);
     if (ref.ggml_type == BF16) return sum_errors_avx2<BF16>(ref.data, got, n, block, block_floor);
     if (ref.ggml_type == F16) return sum_errors_avx2<F16>(ref.data, got, n, block, block_floor);
     return sum_errors_avx2<F32>(ref.data, got, n, block, block_floor);
 }
 
 uint64_t rounding_mismatches(uint32_t gguf_type, const float* ref, const float* got, uint64_t n) {
-    return format::cpu_has_avx2() ? rounding_mismatches_avx2(gguf_type, ref, got, n) : rounding_mismatches_plain(gguf_type, ref, got, n);
+    return dequant::cpu_has_avx2() ? rounding_mismatches_avx2(gguf_type, ref, got, n) : rounding_mismatches_plain(gguf_type, ref, got, n);
 }
 
 }  // namespace modelcat::audit

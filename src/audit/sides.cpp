@@ -2,7 +2,7 @@
 
 #include "audit/checkpoint_texts.hpp"
 #include "audit/metadata_audit.hpp"
-#include "format/dequant.hpp"
+#include "dequant/dequant.hpp"
 #include "format/model_config.hpp"
 #include "locate/checkpoint.hpp"
 #include "locate/hub.hpp"
@@ -64,7 +64,7 @@ void add_shard(AuditSides& sides, locate::SyncReads& reads, const std::string& l
     model::FileHeader h = read_file_header(sides, reads, location);
     if (h.format != model::Format::safetensors) throw model::FormatError(0, "not a safetensors file").in(location);
     for (const auto& t : h.tensors) {
-        auto type = format::ggml_type_of_dtype(t.type_name);
+        auto type = dequant::ggml_type_of_dtype(t.type_name);
         sides.source.push_back({t.name, t.type_name, type.value_or(0), type.has_value(), t.dims, {}, file,
                                 h.data_start + t.offset, t.bytes});
     }

@@ -7,7 +7,7 @@
 #include <random>
 #include <stdexcept>
 
-#include "format/dequant.hpp"
+#include "dequant/dequant.hpp"
 #include "model/ggml_types.hpp"
 
 namespace modelcat::kit {
@@ -17,7 +17,7 @@ namespace {
 constexpr float kQ8KScale = 1.0f / 1024;
 
 void put_half(std::vector<uint8_t>& out, size_t at, float v) {
-    uint16_t h = format::float_to_fp16(v);
+    uint16_t h = dequant::float_to_fp16(v);
     out[at] = static_cast<uint8_t>(h & 0xFF);
     out[at + 1] = static_cast<uint8_t>(h >> 8);
 }
@@ -37,8 +37,8 @@ void q4_k_block(const float* x, std::vector<uint8_t>& out) {
     float dmin = *std::max_element(minus.begin(), minus.end()) / 63.0f;
     put_half(out, at, d);
     put_half(out, at + 2, dmin);
-    d = format::fp16_to_float(format::float_to_fp16(d));  // quantize against the stored values
-    dmin = format::fp16_to_float(format::float_to_fp16(dmin));
+    d = dequant::fp16_to_float(dequant::float_to_fp16(d));  // quantize against the stored values
+    dmin = dequant::fp16_to_float(dequant::float_to_fp16(dmin));
     std::array<int, 8> sc{}, mn{};
     for (int j = 0; j < 8; ++j) {
         sc[j] = d > 0 ? std::clamp(static_cast<int>(std::lround(scale[j] / d)), 0, 63) : 0;

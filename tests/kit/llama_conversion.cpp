@@ -8,7 +8,7 @@
 #include <map>
 #include <stdexcept>
 
-#include "format/dequant.hpp"
+#include "dequant/dequant.hpp"
 #include "gguf_writer.hpp"
 #include "kit_quantize.hpp"
 #include "llama_tokenizer.hpp"
@@ -75,7 +75,7 @@ std::vector<float> source_values(const LlamaShape& s, const SourceSpec& spec) {
         for (int k = 0; k < 4; ++k) u += static_cast<double>((r >> (16 * k)) & 0xFFFF) / 65536.0;
         double centred = (u - 2.0) * 1.732;  // unit variance
         x = static_cast<float>(norm ? 1.0 + 0.1 * centred : 0.02 * centred);
-        if (s.source_dtype == "BF16") x = format::bf16_to_float(format::float_to_bf16(x));
+        if (s.source_dtype == "BF16") x = dequant::bf16_to_float(dequant::float_to_bf16(x));
     }
     return v;
 }
@@ -169,7 +169,7 @@ std::vector<uint8_t> encode(const std::vector<float>& f, uint32_t type) {
     if (type == kF32) return as_bytes(f);
     if (type == kBf16 || type == kF16) {
         std::vector<uint16_t> b(f.size());
-        for (size_t i = 0; i < f.size(); ++i) b[i] = type == kBf16 ? format::float_to_bf16(f[i]) : format::float_to_fp16(f[i]);
+        for (size_t i = 0; i < f.size(); ++i) b[i] = type == kBf16 ? dequant::float_to_bf16(f[i]) : dequant::float_to_fp16(f[i]);
         return as_bytes(b);
     }
     std::vector<uint8_t> out;
@@ -313,7 +313,7 @@ void add_metadata(GgufWriter& w, const LlamaShape& shape, const ConversionOption
     w.add_kv("llama.attention.head_count_kv", GgufValue::u32(shape.kv_heads));
     w.add_kv("llama.rope.freq_base", GgufValue::f32(static_cast<float>(kRopeTheta)));
     float eps = static_cast<float>(kRmsEps);
-    if (d == D::rounded_rms_eps) eps = format::bf16_to_float(format::float_to_bf16(eps));
+    if (d == D::rounded_rms_eps) eps = dequant::bf16_to_float(dequant::float_to_bf16(eps));
     w.add_kv("llama.attention.layer_norm_rms_epsilon", GgufValue::f32(eps));
     w.add_kv("llama.attention.key_length", GgufValue::u32(shape.head_dim()));
     w.add_kv("llama.attention.value_length", GgufValue::u32(shape.head_dim()));

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "format/dequant.hpp"
+#include "dequant/dequant.hpp"
 #include "gguf_writer.hpp"
 
 namespace modelcat::kit {
@@ -115,7 +115,7 @@ std::vector<uint8_t> tensor_bytes(const Spec& s) {
         z = (z ^ (z >> 31)) * 0xBF58476D1CE4E5B9ull;
         const float x = static_cast<float>(static_cast<double>(z >> 40) / 16777216.0 - 0.5);
         if (matrix) {
-            const uint16_t b = format::float_to_bf16(0.04f * x);
+            const uint16_t b = dequant::float_to_bf16(0.04f * x);
             std::memcpy(out.data() + 2 * i, &b, 2);
         } else {
             const float f = s.name.ends_with(".bias") ? 0.01f * x : 1.0f + 0.1f * x;

@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <cstring>
 
-#include "format/block_decoder.hpp"
+#include "dequant/block_decoder.hpp"
 
-namespace modelcat::format::dequant_blocks {
+namespace modelcat::dequant::dequant_blocks {
 
 inline uint16_t u16(const uint8_t* p) { return static_cast<uint16_t>(p[0] | (p[1] << 8)); }
 inline uint32_t u32(const uint8_t* p) { return u16(p) | (static_cast<uint32_t>(u16(p + 2)) << 16); }
@@ -87,4 +87,4 @@ void iq3_xxs(const uint8_t*, size_t, float*);
 void iq3_s(const uint8_t*, size_t, float*);
 void iq4_xs(const uint8_t*, size_t, float*);
 
-}  // namespace modelcat::format::dequant_blocks
+}  // namespace modelcat::dequant::dequant_blocks

@@ -1,8 +1,8 @@
 // The plain decoders of the table types (dequant_groups.hpp): the grid quants and
 // the nibble-table types over plain loops.
-#include "format/dequant_groups.hpp"
+#include "dequant/dequant_groups.hpp"
 
-namespace modelcat::format::dequant_blocks {
+namespace modelcat::dequant::dequant_blocks {
 
 void q4_0(const uint8_t* b, size_t n, float* y) { q4_0_with<PlainGroups>(b, n, y); }
 void iq4_nl(const uint8_t* b, size_t n, float* y) { iq4_nl_with<PlainGroups>(b, n, y); }
@@ -17,4 +17,4 @@ void iq3_s(const uint8_t* b, size_t n, float* y) { iq3_s_with<PlainGroups>(b, n,
 void iq1_s(const uint8_t* b, size_t n, float* y) { iq1_s_with<PlainGroups>(b, n, y); }
 void iq1_m(const uint8_t* b, size_t n, float* y) { iq1_m_with<PlainGroups>(b, n, y); }
 
-}  // namespace modelcat::format::dequant_blocks
+}  // namespace modelcat::dequant::dequant_blocks

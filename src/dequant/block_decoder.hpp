@@ -4,9 +4,9 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace modelcat::format {
+namespace modelcat::dequant {
 
 // `blocks` whole blocks of bytes in, blocks * block_size floats out.
 using BlockDecoder = void (*)(const uint8_t* bytes, size_t blocks, float* out);
 
-}  // namespace modelcat::format
+}  // namespace modelcat::dequant

@@ -1,9 +1,9 @@
 // Decoders of ggml's 256-element super-blocks: the K-quants (sub-block scales
 // and mins under one or two F16 scales) and the ternary types, after
 // ggml-common.h's block_* layouts and ggml-quants.c's dequantize_row_*.
-#include "format/dequant_blocks.hpp"
+#include "dequant/dequant_blocks.hpp"
 
-namespace modelcat::format::dequant_blocks {
+namespace modelcat::dequant::dequant_blocks {
 
 // Q2_K: scales[16] (low nibble scale, high nibble min), qs[64], d, dmin.
 void q2_k(const uint8_t* b, size_t n, float* y) {
@@ -127,4 +127,4 @@ void tq2_0(const uint8_t* b, size_t n, float* y) {
     }
 }
 
-}  // namespace modelcat::format::dequant_blocks
+}  // namespace modelcat::dequant::dequant_blocks

@@ -9,9 +9,9 @@
 #include <span>
 #include <string_view>
 
-#include "format/block_decoder.hpp"
+#include "dequant/block_decoder.hpp"
 
-namespace modelcat::format {
+namespace modelcat::dequant {
 
 float fp16_to_float(uint16_t h);
 float bf16_to_float(uint16_t b);
@@ -40,4 +40,4 @@ void dequantize(uint32_t ggml_type, std::span<const uint8_t> bytes, std::span<fl
 // (F64, F32, F16, BF16, I64, I32, I16, I8); nullopt for the others.
 std::optional<uint32_t> ggml_type_of_dtype(std::string_view dtype);
 
-}  // namespace modelcat::format
+}  // namespace modelcat::dequant

@@ -5,14 +5,14 @@
 // FMA + F16C by attribute and pragma, used only when the CPU has them.
 #include <immintrin.h>
 
-#include "format/dequant_blocks.hpp"
+#include "dequant/dequant_blocks.hpp"
 #include "model/ggml_types.hpp"
 
 #pragma GCC push_options
 #pragma GCC target("avx2,fma,f16c")
-#include "format/dequant_groups.hpp"
+#include "dequant/dequant_groups.hpp"
 
-namespace modelcat::format::dequant_blocks {
+namespace modelcat::dequant::dequant_blocks {
 
 namespace {
 
@@ -318,6 +318,6 @@ BlockDecoder avx2_decoder(uint32_t type) {
     }
 }
 
-}  // namespace modelcat::format::dequant_blocks
+}  // namespace modelcat::dequant::dequant_blocks
 
 #pragma GCC pop_options

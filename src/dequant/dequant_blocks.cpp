@@ -1,9 +1,9 @@
 // Decoders of ggml's small blocks (32, 64 and 128 elements) that are not table
 // lookups (those are in dequant_groups.hpp), after ggml-common.h's block_*
 // layouts and ggml-quants.c's dequantize_row_*.
-#include "format/dequant_blocks.hpp"
+#include "dequant/dequant_blocks.hpp"
 
-namespace modelcat::format::dequant_blocks {
+namespace modelcat::dequant::dequant_blocks {
 
 // Q4_1: d, m, nibbles as Q4_0; x = d * q + m.
 void q4_1(const uint8_t* b, size_t n, float* y) {
@@ -70,4 +70,4 @@ void q2_0(const uint8_t* b, size_t n, float* y) {
     }
 }
 
-}  // namespace modelcat::format::dequant_blocks
+}  // namespace modelcat::dequant::dequant_blocks

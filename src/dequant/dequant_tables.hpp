@@ -6,7 +6,7 @@
 #pragma once
 #include <cstdint>
 
-namespace modelcat::format::dequant_tables {
+namespace modelcat::dequant::dequant_tables {
 
 // ksigns_iq2xs: ggml-common.h lines 514-521.
 inline constexpr uint8_t kSigns[] = {
@@ -1110,4 +1110,4 @@ inline constexpr uint64_t kIq1sGrid[] = {
     0x010101010101ffff, 0x010101010101ff01, 0x01010101010101ff, 0x0101010101010101,
 };
 
-}  // namespace modelcat::format::dequant_tables
+}  // namespace modelcat::dequant::dequant_tables

@@ -1,4 +1,4 @@
-#include "format/dequant.hpp"
+#include "dequant/dequant.hpp"
 
 #include <cpuid.h>
 
@@ -9,10 +9,10 @@
 #include <string>
 #include <utility>
 
-#include "format/dequant_blocks.hpp"
+#include "dequant/dequant_blocks.hpp"
 #include "model/ggml_types.hpp"
 
-namespace modelcat::format {
+namespace modelcat::dequant {
 
 // Here, not beside the AVX2 twins: that file may be compiled for AVX2 as a whole (CMakeLists.txt), and
 // this runs on any CPU. F16C by cpuid: clang 14's __builtin_cpu_supports does not know "f16c".
@@ -153,4 +153,4 @@ std::optional<uint32_t> ggml_type_of_dtype(std::string_view dtype) {
     return std::nullopt;
 }
 
-}  // namespace modelcat::format
+}  // namespace modelcat::dequant

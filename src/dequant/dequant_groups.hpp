@@ -15,10 +15,10 @@
 #include <bit>
 #include <iterator>
 
-#include "format/dequant_blocks.hpp"
-#include "format/dequant_tables.hpp"
+#include "dequant/dequant_blocks.hpp"
+#include "dequant/dequant_tables.hpp"
 
-namespace modelcat::format::dequant_blocks {
+namespace modelcat::dequant::dequant_blocks {
 
 namespace {
 
@@ -237,4 +237,4 @@ void iq1_m_with(const uint8_t* b, size_t n, float* y) {
 
 }  // namespace
 
-}  // namespace modelcat::format::dequant_blocks
+}  // namespace modelcat::dequant::dequant_blocks
