@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Memory benchmark: what llama.cpp allocates (node-llama-cpp 3.21.1's CPU backend, bench/memory/) against
-# the memory engine (src/format/memory.*) and node-llama-cpp's own GgufInsights estimate, for the files of
+# the memory engine (src/memory/memory.*) and node-llama-cpp's own GgufInsights estimate, for the files of
 # every supported architecture (tests/kit/arch_files.*: small ones loaded for real, published shapes
 # through llama.cpp's no-allocation pass) and the Llama 3.1 8B lineup. Writes bench/RESULTS-memory.md.
 # DIR keeps the generated files between runs.

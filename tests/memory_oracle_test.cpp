@@ -24,7 +24,7 @@
 
 #include "kit/arch_files.hpp"
 #include "kit/gguf_writer.hpp"
-#include "format/memory.hpp"
+#include "memory/memory.hpp"
 #include "support.hpp"
 
 using namespace modelcat;
@@ -75,11 +75,11 @@ std::string llama_cpp_refusal(const test::CommandResult& r) {
 
 // The engine's kernels for what this host's llama.cpp reports of its CPU backend, or none where that
 // has kernels the engine does not model (AMX keeps weights in a buffer of its own).
-std::optional<format::CpuKernels> host_kernels(std::string_view system_info) {
+std::optional<memory::CpuKernels> host_kernels(std::string_view system_info) {
     const auto has = [&](std::string_view feature) { return system_info.find(feature) != std::string_view::npos; };
     if (has("AMX_INT8 = 1")) return std::nullopt;
-    if (!has("REPACK = 1") || !has("AVX2 = 1")) return format::CpuKernels::none;
-    return has("AVX512 = 1") ? format::CpuKernels::x86_avx512 : format::CpuKernels::x86_avx2;
+    if (!has("REPACK = 1") || !has("AVX2 = 1")) return memory::CpuKernels::none;
+    return has("AVX512 = 1") ? memory::CpuKernels::x86_avx512 : memory::CpuKernels::x86_avx2;
 }
 
 // Bytes as llama.cpp prints them (%.2f of MiB: glibc rounds the exact value half to even), in hundredths.
@@ -105,16 +105,16 @@ std::string buffers_text(simdjson::dom::array a) {
 
 struct OracleSetting {
     uint32_t ctx;
-    format::CacheType cache;
-    format::Flash flash;
+    memory::CacheType cache;
+    memory::Flash flash;
     const char* json;
     const char* report_params;  // the same setting for `modelcat query memory`
 };
 
 const OracleSetting kOracleSettings[] = {
-    {4096, format::CacheType::f16, format::Flash::automatic, R"({"ctx":4096})", "-p ctx=4096"},
-    {1000, format::CacheType::f16, format::Flash::off, R"({"ctx":1000,"flash":"off"})", "-p ctx=1000 -p flash=off"},
-    {32768, format::CacheType::q8_0, format::Flash::on, R"({"ctx":32768,"cache":"q8_0","flash":"on"})", "-p ctx=32768 -p cache=q8_0 -p flash=on"},
+    {4096, memory::CacheType::f16, memory::Flash::automatic, R"({"ctx":4096})", "-p ctx=4096"},
+    {1000, memory::CacheType::f16, memory::Flash::off, R"({"ctx":1000,"flash":"off"})", "-p ctx=1000 -p flash=off"},
+    {32768, memory::CacheType::q8_0, memory::Flash::on, R"({"ctx":32768,"cache":"q8_0","flash":"on"})", "-p ctx=32768 -p cache=q8_0 -p flash=on"},
 };
 
 const char* const kOracleFiles[] = {"llama-gqa-q4_k", "gemma2-f16", "deepseek2-mla-q4_k", "mamba2-q8_0",
@@ -142,14 +142,14 @@ Buffers report_buffers(const fs::path& db, const std::string& name, const std::s
 }
 
 // The engine's buffers for `f` at setting `s` on a CPU with `kernels`.
-format::MemoryFigures engine_figures(const kit::ArchFile& f, const OracleSetting& s, format::CpuKernels kernels) {
-    const auto read = format::read_memory_model(kit::parse_header(f.gguf));
-    if (!std::holds_alternative<format::MemoryModel>(read)) throw std::runtime_error(f.name + ": the engine does not model it");
-    return std::get<format::MemoryFigures>(
-        format::memory_figures(format::memory_terms(std::get<format::MemoryModel>(read), kernels), {.ctx = s.ctx, .cache = s.cache, .flash = s.flash}));
+memory::MemoryFigures engine_figures(const kit::ArchFile& f, const OracleSetting& s, memory::CpuKernels kernels) {
+    const auto read = memory::read_memory_model(kit::parse_header(f.gguf));
+    if (!std::holds_alternative<memory::MemoryModel>(read)) throw std::runtime_error(f.name + ": the engine does not model it");
+    return std::get<memory::MemoryFigures>(
+        memory::memory_figures(memory::memory_terms(std::get<memory::MemoryModel>(read), kernels), {.ctx = s.ctx, .cache = s.cache, .flash = s.flash}));
 }
 
-Buffers buffers_of(const format::MemoryFigures& fig) {
+Buffers buffers_of(const memory::MemoryFigures& fig) {
     return {fig.weights_bytes, fig.repack_bytes, fig.kv_bytes, fig.recurrent_bytes, fig.output_bytes, fig.compute_bytes};
 }
 
@@ -229,7 +229,7 @@ std::unique_ptr<OracleRuns> MemoryOracle::runs_;
 // The weights as mapped and repacked by the engine, for this host's CPU kernels.
 TEST_P(MemoryOracle, EngineWeightBuffersAgreeWithLlamaCpp) {
     simdjson::dom::array model_log = oracle_["model"]["log"]["model"];
-    const std::optional<format::CpuKernels> kernels = host_kernels(std::string_view(oracle_["system_info"]));
+    const std::optional<memory::CpuKernels> kernels = host_kernels(std::string_view(oracle_["system_info"]));
     if (!kernels)
         GTEST_SKIP() << "not compared: llama.cpp's CPU backend on this host has AMX (AMX_INT8 = 1), whose weight buffer the memory engine "
                      << "does not model; llama.cpp made " << buffers_text(model_log);
@@ -239,8 +239,8 @@ TEST_P(MemoryOracle, EngineWeightBuffersAgreeWithLlamaCpp) {
 // The weights as the memory report gives them (on a catalogue the binary crawled), which are an AVX2 or AVX-512 host's.
 TEST_P(MemoryOracle, ReportWeightBuffersAgreeWithLlamaCpp) {
     simdjson::dom::array model_log = oracle_["model"]["log"]["model"];
-    const std::optional<format::CpuKernels> kernels = host_kernels(std::string_view(oracle_["system_info"]));
-    if (kernels != format::CpuKernels::x86_avx2 && kernels != format::CpuKernels::x86_avx512)
+    const std::optional<memory::CpuKernels> kernels = host_kernels(std::string_view(oracle_["system_info"]));
+    if (kernels != memory::CpuKernels::x86_avx2 && kernels != memory::CpuKernels::x86_avx512)
         GTEST_SKIP() << "not compared: the memory report gives an AVX2 or AVX-512 host's repacked weights, and llama.cpp's CPU backend "
                      << "on this host has " << (kernels ? "no AVX2 kernels" : "AMX (AMX_INT8 = 1)") << "; llama.cpp made " << buffers_text(model_log);
     expect_weights_agree(report_buffers(runs_->db, GetParam(), kOracleSettings[0].report_params), model_log);
@@ -255,7 +255,7 @@ TEST_P(MemoryOracle, ContextBuffersAgreeWithLlamaCpp) {
         const OracleSetting& s = kOracleSettings[i++];
         SCOPED_TRACE(s.json);
         ASSERT_TRUE(c["error"].is_null()) << std::string_view(c["error"]);
-        const format::MemoryFigures fig = engine_figures(file(), s, host_kernels(std::string_view(oracle_["system_info"])).value_or(format::CpuKernels::x86_avx2));
+        const memory::MemoryFigures fig = engine_figures(file(), s, host_kernels(std::string_view(oracle_["system_info"])).value_or(memory::CpuKernels::x86_avx2));
         simdjson::dom::element log = c["log"];
         simdjson::dom::array buffers = log["kv_buffers"], sizes = log["kv"];  // one each per cache: full, then sliding
         ASSERT_EQ(buffers.size(), fig.caches.size());

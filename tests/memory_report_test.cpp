@@ -1,6 +1,6 @@
 // The memory and fits reports on a real catalogue of the kit's generated architectures
 // (kit/arch_files.hpp), crawled by the binary: every figure the memory report prints equals the
-// memory engine's (format/memory.hpp) at each setting, a model the engine does not model says why,
+// memory engine's (memory/memory.hpp) at each setting, a model the engine does not model says why,
 // and fits ranks, counts layers and finds the largest context by those same figures.
 #include <gtest/gtest.h>
 #include <simdjson.h>
@@ -10,7 +10,7 @@
 #include <optional>
 #include <sstream>
 
-#include "format/memory.hpp"
+#include "memory/memory.hpp"
 #include "kit/arch_files.hpp"
 #include "kit/gguf_writer.hpp"
 #include "kit/stores.hpp"
@@ -32,10 +32,10 @@ protected:
     static void SetUpTestSuite() {
         dir_ = new test::TempDir;
         fs::create_directories(store());
-        terms_ = new std::map<std::string, format::MemoryTerms>;
+        terms_ = new std::map<std::string, memory::MemoryTerms>;
         for (const kit::ArchFile& f : kit::arch_files(kit::ArchScale::small)) {
             f.gguf.write(store() / (f.name + ".gguf"));
-            (*terms_)[f.name] = format::memory_terms(std::get<format::MemoryModel>(format::read_memory_model(kit::parse_header(f.gguf))));
+            (*terms_)[f.name] = memory::memory_terms(std::get<memory::MemoryModel>(memory::read_memory_model(kit::parse_header(f.gguf))));
         }
         kit::GgufWriter bert;  // an architecture the engine does not model
         bert.add_kv("general.architecture", kit::GgufValue::str("bert"));
@@ -75,19 +75,19 @@ protected:
     }
 
     static test::TempDir* dir_;
-    static std::map<std::string, format::MemoryTerms>* terms_;  // each kit file's, as the engine reads it
+    static std::map<std::string, memory::MemoryTerms>* terms_;  // each kit file's, as the engine reads it
 };
 
 test::TempDir* MemoryReport::dir_ = nullptr;
-std::map<std::string, format::MemoryTerms>* MemoryReport::terms_ = nullptr;
+std::map<std::string, memory::MemoryTerms>* MemoryReport::terms_ = nullptr;
 
 struct Setting {
-    format::MemorySettings engine;
+    memory::MemorySettings engine;
     std::string params;
 };
 
 std::vector<Setting> settings() {
-    using format::CacheType, format::Flash;
+    using memory::CacheType, memory::Flash;
     std::vector<Setting> out;
     for (uint32_t ctx : {512u, 1000u, 4096u, 32768u})
         for (auto [cache, cache_name] : {std::pair{CacheType::f16, "f16"}, {CacheType::q8_0, "q8_0"}, {CacheType::q4_0, "q4_0"}})
@@ -114,13 +114,13 @@ TEST_F(MemoryReport, EveryFigureEqualsTheEnginesAtEverySetting) {
             ASSERT_TRUE(rows.count(name));
             const Row& row = rows.at(name);
             EXPECT_EQ(row.texts.at("basis"), "modelled");
-            const auto fig = format::memory_figures(terms, s.engine);
-            if (auto* e = std::get_if<format::SettingError>(&fig)) {
+            const auto fig = memory::memory_figures(terms, s.engine);
+            if (auto* e = std::get_if<memory::SettingError>(&fig)) {
                 EXPECT_EQ(row.texts.at("note"), e->message);
                 EXPECT_FALSE(row.ints.count("total_bytes"));
                 continue;
             }
-            const auto& e = std::get<format::MemoryFigures>(fig);
+            const auto& e = std::get<memory::MemoryFigures>(fig);
             EXPECT_EQ(row.ints.at("weights_bytes"), int64_t(e.weights_bytes));
             EXPECT_EQ(row.ints.at("repack_bytes"), int64_t(e.repack_bytes));
             EXPECT_EQ(row.ints.at("kv_bytes"), int64_t(e.kv_bytes));

@@ -6,29 +6,29 @@
 #include "kit/arch_files.hpp"
 #include "kit/gguf_writer.hpp"
 #include "kit/llama31.hpp"
-#include "format/memory.hpp"
+#include "memory/memory.hpp"
 
 using namespace modelcat;
-using format::AttentionCache;
-using format::CacheType;
+using memory::AttentionCache;
+using memory::CacheType;
 
 namespace {
 
-format::MemoryModel small_arch_model(const std::string& name) {
+memory::MemoryModel small_arch_model(const std::string& name) {
     for (const auto& f : kit::arch_files(kit::ArchScale::small))
         if (f.name == name) {
-            auto m = format::read_memory_model(kit::parse_header(f.gguf));
-            if (auto* n = std::get_if<format::NotModelled>(&m)) ADD_FAILURE() << n->reason;
-            return std::get<format::MemoryModel>(m);
+            auto m = memory::read_memory_model(kit::parse_header(f.gguf));
+            if (auto* n = std::get_if<memory::NotModelled>(&m)) ADD_FAILURE() << n->reason;
+            return std::get<memory::MemoryModel>(m);
         }
     ADD_FAILURE() << "no kit file " << name;
     return {};
 }
 
-format::MemoryFigures figures_of(const format::MemoryModel& m, format::MemorySettings s, format::CpuKernels cpu = format::CpuKernels::x86_avx2) {
-    auto f = format::memory_figures(format::memory_terms(m, cpu), s);
-    if (auto* e = std::get_if<format::SettingError>(&f)) ADD_FAILURE() << e->message;
-    return std::get<format::MemoryFigures>(f);
+memory::MemoryFigures figures_of(const memory::MemoryModel& m, memory::MemorySettings s, memory::CpuKernels cpu = memory::CpuKernels::x86_avx2) {
+    auto f = memory::memory_figures(memory::memory_terms(m, cpu), s);
+    if (auto* e = std::get_if<memory::SettingError>(&f)) ADD_FAILURE() << e->message;
+    return std::get<memory::MemoryFigures>(f);
 }
 
 constexpr uint64_t kMemoryMiB = 1024 * 1024;
@@ -43,7 +43,7 @@ TEST(MemoryArithmetic, GqaLayerKeepsKvHeadsTimesHeadSizePerCell) {
     EXPECT_EQ(f.caches[0].cells, 4096u);
     EXPECT_EQ(f.kv_bytes, 2ull * 128 * 2 * 4096 * 4);  // K and V, f16, 4 layers: 8 kMemoryMiB
     // q8_0: 34 bytes per 32 elements.
-    EXPECT_EQ(figures_of(m, {.ctx = 4096, .cache = CacheType::q8_0, .flash = format::Flash::on}).kv_bytes, 2ull * 128 / 32 * 34 * 4096 * 4);
+    EXPECT_EQ(figures_of(m, {.ctx = 4096, .cache = CacheType::q8_0, .flash = memory::Flash::on}).kv_bytes, 2ull * 128 / 32 * 34 * 4096 * 4);
     // q4_0: 18 bytes per 32.
     EXPECT_EQ(figures_of(m, {.ctx = 4096, .cache = CacheType::q4_0}).kv_bytes, 2ull * 128 / 32 * 18 * 4096 * 4);
     // The context is rounded up to 256 cells.
@@ -104,10 +104,10 @@ TEST(MemoryArithmetic, RepackCopiesTheMatricesTheCpuKernelsRepack) {
     const auto avx2 = figures_of(m, {.ctx = 512});
     const uint64_t embd = 512ull * 8192 / 256 * 144;
     EXPECT_EQ(avx2.repack_bytes, 4 * (512ull * (512 + 128 + 128 + 512) + 3 * 512ull * 1024) / 256 * 144 + embd);  // + output
-    EXPECT_EQ(figures_of(m, {.ctx = 512}, format::CpuKernels::none).repack_bytes, 0u);
+    EXPECT_EQ(figures_of(m, {.ctx = 512}, memory::CpuKernels::none).repack_bytes, 0u);
     // Q8_0 is repacked on ARM only; an output of 4100 rows (not a multiple of 8) never is.
     EXPECT_EQ(figures_of(small_arch_model("qwen2-tied-q8_0"), {.ctx = 512}).repack_bytes, 0u);
-    EXPECT_GT(figures_of(small_arch_model("qwen2-tied-q8_0"), {.ctx = 512}, format::CpuKernels::arm_dotprod).repack_bytes, 0u);
+    EXPECT_GT(figures_of(small_arch_model("qwen2-tied-q8_0"), {.ctx = 512}, memory::CpuKernels::arm_dotprod).repack_bytes, 0u);
     const auto mistral = figures_of(small_arch_model("mistral-swa-q4_0"), {.ctx = 512});
     EXPECT_EQ(mistral.repack_bytes, 4 * (512ull * (512 + 128 + 128 + 512) + 3 * 512ull * 1024) / 32 * 18);
     // A tied embedding is copied once more for its use as the output matrix (qwen3, IQ4_NL).
@@ -117,9 +117,9 @@ TEST(MemoryArithmetic, RepackCopiesTheMatricesTheCpuKernelsRepack) {
 
 TEST(MemoryArithmetic, QuantizedVCacheNeedsFlashAttention) {
     const auto m = small_arch_model("llama-gqa-q4_k");
-    auto f = format::memory_figures(format::memory_terms(m), {.ctx = 4096, .cache = CacheType::q8_0, .flash = format::Flash::off});
-    ASSERT_TRUE(std::holds_alternative<format::SettingError>(f));
-    EXPECT_NE(std::get<format::SettingError>(f).message.find("Flash Attention"), std::string::npos);
+    auto f = memory::memory_figures(memory::memory_terms(m), {.ctx = 4096, .cache = CacheType::q8_0, .flash = memory::Flash::off});
+    ASSERT_TRUE(std::holds_alternative<memory::SettingError>(f));
+    EXPECT_NE(std::get<memory::SettingError>(f).message.find("Flash Attention"), std::string::npos);
     EXPECT_TRUE(figures_of(m, {.ctx = 4096, .cache = CacheType::q8_0}).flash);  // auto turns it on
 }
 
@@ -127,9 +127,9 @@ TEST(MemoryArithmetic, SaysWhatItDoesNotModel) {
     kit::GgufWriter w;
     w.add_kv("general.architecture", kit::GgufValue::str("bert"));
     w.add_kv("bert.block_count", kit::GgufValue::u32(12));
-    auto m = format::read_memory_model(kit::parse_header(w));
-    ASSERT_TRUE(std::holds_alternative<format::NotModelled>(m));
-    EXPECT_EQ(std::get<format::NotModelled>(m).reason, "not modelled for bert");
+    auto m = memory::read_memory_model(kit::parse_header(w));
+    ASSERT_TRUE(std::holds_alternative<memory::NotModelled>(m));
+    EXPECT_EQ(std::get<memory::NotModelled>(m).reason, "not modelled for bert");
     // A per-layer array longer than the catalogue keeps is no figure either.
     kit::GgufWriter big;
     big.add_kv("general.architecture", kit::GgufValue::str("llama"));
@@ -137,23 +137,23 @@ TEST(MemoryArithmetic, SaysWhatItDoesNotModel) {
     big.add_kv("llama.embedding_length", kit::GgufValue::u32(8192));
     big.add_kv("tokenizer.ggml.tokens", kit::GgufValue::string_array({"a", "b"}));
     big.add_kv("llama.attention.head_count", kit::GgufValue::array(kit::GgufType::u32, std::vector<kit::GgufValue>(80, kit::GgufValue::u32(64))));
-    m = format::read_memory_model(kit::parse_header(big));
-    ASSERT_TRUE(std::holds_alternative<format::NotModelled>(m));
-    EXPECT_NE(std::get<format::NotModelled>(m).reason.find("does not keep"), std::string::npos);
+    m = memory::read_memory_model(kit::parse_header(big));
+    ASSERT_TRUE(std::holds_alternative<memory::NotModelled>(m));
+    EXPECT_NE(std::get<memory::NotModelled>(m).reason.find("does not keep"), std::string::npos);
 }
 
 TEST(MemoryArithmetic, TheLineupsQ4KMAsLlamaCppAllocatesIt) {
     // llama.cpp's log for the 8B Llama 3.1 Q4_K_M at 8,192 (flash auto, on for the CPU): model 4,685.30 kMemoryMiB
     // mapped and 3,204.00 repacked, KV 1,024.00, output 0.49, compute 266.50; flash off at 32,768: 2,156 kMemoryMiB.
-    auto read = format::read_memory_model(kit::parse_header(kit::llama31_quant("Q4_K_M")));
-    const auto& m = std::get<format::MemoryModel>(read);
+    auto read = memory::read_memory_model(kit::parse_header(kit::llama31_quant("Q4_K_M")));
+    const auto& m = std::get<memory::MemoryModel>(read);
     const auto f = figures_of(m, {.ctx = 8192});
     EXPECT_EQ(f.weights_bytes, 4'912'898'304u);
     EXPECT_EQ(f.repack_bytes, 3204 * kMemoryMiB);
     EXPECT_EQ(f.kv_bytes, 1024 * kMemoryMiB);
     EXPECT_EQ(f.output_bytes, 128256u * 4);
     EXPECT_NEAR(static_cast<double>(f.compute_bytes) / kMemoryMiB, 266.50, 266.50 * 0.10);
-    EXPECT_NEAR(static_cast<double>(figures_of(m, {.ctx = 32768, .flash = format::Flash::off}).compute_bytes) / kMemoryMiB, 2156.0, 2156.0 * 0.10);
+    EXPECT_NEAR(static_cast<double>(figures_of(m, {.ctx = 32768, .flash = memory::Flash::off}).compute_bytes) / kMemoryMiB, 2156.0, 2156.0 * 0.10);
     EXPECT_EQ(m.layer_weight_bytes.size(), 32u);
     uint64_t layers = 0;
     for (uint64_t b : m.layer_weight_bytes) layers += b;
@@ -165,7 +165,7 @@ TEST(MemoryArithmetic, TheLineupsQ4KMAsLlamaCppAllocatesIt) {
 // buffer (queries/memory.sql, fits.sql): every term those figures read changes it, and what they do
 // not read (the weights, the layer counts) leaves it, with the figures, unchanged.
 TEST(MemoryShape, HashCoversEveryTermTheContextDependentFiguresRead) {
-    const model::MemoryTerms base = format::memory_terms(small_arch_model("gemma2-f16"));  // a full and a sliding cache
+    const model::MemoryTerms base = memory::memory_terms(small_arch_model("gemma2-f16"));  // a full and a sliding cache
     ASSERT_EQ(base.caches.size(), 2u);
     const std::string hash = model::memory_shape_hash(base);
     auto changed = [&](auto&& edit) {
@@ -192,10 +192,10 @@ TEST(MemoryShape, HashCoversEveryTermTheContextDependentFiguresRead) {
     other.repeating_weight_bytes += 16, other.other_weight_bytes += 32, other.recurrent_bytes += 128;
     other.output_bytes += 4, other.n_layer += 1, other.caches[0].layers += 1;
     EXPECT_EQ(model::memory_shape_hash(other), hash);
-    for (const format::MemorySettings s : {format::MemorySettings{.ctx = 512}, {.ctx = 8192, .flash = format::Flash::off},
+    for (const memory::MemorySettings s : {memory::MemorySettings{.ctx = 512}, {.ctx = 8192, .flash = memory::Flash::off},
                                            {.ctx = 131072, .cache = CacheType::q8_0}}) {
-        const auto a = std::get<format::MemoryFigures>(format::memory_figures(base, s));
-        const auto b = std::get<format::MemoryFigures>(format::memory_figures(other, s));
+        const auto a = std::get<memory::MemoryFigures>(memory::memory_figures(base, s));
+        const auto b = std::get<memory::MemoryFigures>(memory::memory_figures(other, s));
         EXPECT_EQ(a.kv_bytes, b.kv_bytes);
         EXPECT_EQ(a.compute_bytes, b.compute_bytes);
     }

@@ -9,7 +9,7 @@
 #include <unordered_map>
 
 #include "format/json_text.hpp"
-#include "format/memory.hpp"
+#include "memory/memory.hpp"
 #include "model/census.hpp"
 #include "model/content_hash.hpp"
 #include "model/error.hpp"
@@ -249,14 +249,14 @@ std::vector<const model::FileHeader*> data_headers(const std::vector<CrawledFile
     return data;
 }
 
-// What llama.cpp allocates for it, from the one GGUF it is (format/memory.hpp); a split set, a
+// What llama.cpp allocates for it, from the one GGUF it is (memory/memory.hpp); a split set, a
 // checkpoint or another format says so rather than guess.
 model::MemoryRow memory_row(const std::vector<const model::FileHeader*>& data) {
     if (data.size() != 1 || data.front()->format != model::Format::gguf)
         return {std::nullopt, data.size() > 1 ? "not modelled for split sets" : "not modelled for safetensors checkpoints"};
-    auto read = format::read_memory_model(*data.front());
-    if (auto* n = std::get_if<format::NotModelled>(&read)) return {std::nullopt, n->reason};
-    return {format::memory_terms(std::get<format::MemoryModel>(read)), ""};
+    auto read = memory::read_memory_model(*data.front());
+    if (auto* n = std::get_if<memory::NotModelled>(&read)) return {std::nullopt, n->reason};
+    return {memory::memory_terms(std::get<memory::MemoryModel>(read)), ""};
 }
 
 model::RecipeRow inferred_recipe_row(const model::FileHeader& whole);

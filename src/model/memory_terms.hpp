@@ -1,7 +1,7 @@
 #pragma once
 // What the catalogue stores of a model's memory (tables memory_terms and memory_caches): the terms
-// every figure of what llama.cpp allocates is arithmetic on, for any settings. src/format/memory.hpp
-// computes them from a header; queries/memory.sql and fits.sql and format::memory_figures() use them.
+// every figure of what llama.cpp allocates is arithmetic on, for any settings. src/memory/memory.hpp
+// computes them from a header; queries/memory.sql and fits.sql and memory::memory_figures() use them.
 #include <cstdint>
 #include <optional>
 #include <string>

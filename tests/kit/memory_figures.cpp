@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "format/gguf.hpp"
-#include "format/memory.hpp"
+#include "memory/memory.hpp"
 
 using namespace modelcat;
 
@@ -30,7 +30,7 @@ model::FileHeader read_header(const std::string& path) {
     }
 }
 
-std::string cache_json(const format::MemoryFigures& f) {
+std::string cache_json(const memory::MemoryFigures& f) {
     std::string out = "[";
     for (const auto& c : f.caches) {
         const char* kind = model::cache_kind_name(c.kind);
@@ -54,16 +54,16 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
-        const auto read = format::read_memory_model(read_header(argv[1]));
-        if (auto* n = std::get_if<format::NotModelled>(&read)) {
+        const auto read = memory::read_memory_model(read_header(argv[1]));
+        if (auto* n = std::get_if<memory::NotModelled>(&read)) {
             std::printf("{\"not_modelled\":\"%s\"}\n", n->reason.c_str());
             return 0;
         }
-        const format::MemoryTerms terms = format::memory_terms(std::get<format::MemoryModel>(read));
+        const memory::MemoryTerms terms = memory::memory_terms(std::get<memory::MemoryModel>(read));
         std::string line;
         while (std::getline(std::cin, line)) {
             std::istringstream in(line);
-            format::MemorySettings s;
+            memory::MemorySettings s;
             std::string cache, flash;
             int swa_full = 0, sequences = 0;
             if (!(in >> s.ctx >> cache >> s.ubatch >> flash >> swa_full >> sequences)) continue;
@@ -71,15 +71,15 @@ int main(int argc, char** argv) {
                 std::printf("{\"error\":\"the engine models one sequence\"}\n");
                 continue;
             }
-            s.cache = cache == "q8_0" ? format::CacheType::q8_0 : cache == "q4_0" ? format::CacheType::q4_0 : format::CacheType::f16;
-            s.flash = flash == "on" ? format::Flash::on : flash == "off" ? format::Flash::off : format::Flash::automatic;
+            s.cache = cache == "q8_0" ? memory::CacheType::q8_0 : cache == "q4_0" ? memory::CacheType::q4_0 : memory::CacheType::f16;
+            s.flash = flash == "on" ? memory::Flash::on : flash == "off" ? memory::Flash::off : memory::Flash::automatic;
             s.swa_full = swa_full != 0;
-            const auto fig = format::memory_figures(terms, s);
-            if (auto* e = std::get_if<format::SettingError>(&fig)) {
+            const auto fig = memory::memory_figures(terms, s);
+            if (auto* e = std::get_if<memory::SettingError>(&fig)) {
                 std::printf("{\"error\":\"%s\"}\n", e->message.c_str());
                 continue;
             }
-            const auto& f = std::get<format::MemoryFigures>(fig);
+            const auto& f = std::get<memory::MemoryFigures>(fig);
             std::printf("{\"n_ctx\":%u,\"flash\":%s,\"weights\":%llu,\"repack\":%llu,\"kv\":%llu,\"caches\":%s,\"recurrent\":%llu,\"output\":%llu,\"compute\":%llu,\"total\":%llu}\n",
                         f.n_ctx, f.flash ? "true" : "false", (unsigned long long)f.weights_bytes, (unsigned long long)f.repack_bytes,
                         (unsigned long long)f.kv_bytes, cache_json(f).c_str(), (unsigned long long)f.recurrent_bytes,

@@ -13,7 +13,7 @@
 #include "model/header.hpp"
 #include "model/memory_terms.hpp"
 
-namespace modelcat::format {
+namespace modelcat::memory {
 
 enum class CacheType : uint8_t { f16, q8_0, q4_0 };  // K and V alike
 enum class Flash : uint8_t { automatic, on, off };
@@ -99,4 +99,4 @@ struct SettingError {
 
 std::variant<MemoryFigures, SettingError> memory_figures(const MemoryTerms& t, const MemorySettings& s);
 
-}  // namespace modelcat::format
+}  // namespace modelcat::memory

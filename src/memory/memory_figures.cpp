@@ -4,10 +4,10 @@
 #include <optional>
 #include <string>
 
-#include "format/memory.hpp"
+#include "memory/memory.hpp"
 #include "model/ggml_types.hpp"
 
-namespace modelcat::format {
+namespace modelcat::memory {
 
 namespace {
 
@@ -147,4 +147,4 @@ std::variant<MemoryFigures, SettingError> memory_figures(const MemoryTerms& t, c
     return out;
 }
 
-}  // namespace modelcat::format
+}  // namespace modelcat::memory

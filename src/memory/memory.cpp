@@ -1,4 +1,4 @@
-#include "format/memory.hpp"
+#include "memory/memory.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -8,7 +8,7 @@
 
 #include "format/metadata_values.hpp"
 
-namespace modelcat::format {
+namespace modelcat::memory {
 
 namespace {
 
@@ -217,4 +217,4 @@ std::variant<MemoryModel, NotModelled> read_memory_model(const FileHeader& h) {
     return m;
 }
 
-}  // namespace modelcat::format
+}  // namespace modelcat::memory
