@@ -11,7 +11,7 @@ import re
 import sys
 
 # The floor first; a folder may include its own files and those of the folders before it.
-ORDER = ["model", "format", "memory", "dequant", "io", "locate", "catalog", "crawl", "audit", "report", "cli"]
+ORDER = ["model", "quantize", "format", "memory", "dequant", "io", "locate", "catalog", "crawl", "audit", "report", "cli"]
 SQL_HEADERS = re.compile(r'^\s*#\s*include\s*[<"](SQLiteCpp/|sqlite3\.h)', re.M)
 SQL_NAMES = re.compile(r'\bSQLite::|\bsqlite3_')  # a connection or statement handled outside catalog/
 LOCAL_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)

@@ -5,7 +5,7 @@
 
 #include "catalog/writer.hpp"
 #include "model/ggml_types.hpp"
-#include "model/quant_policy.hpp"
+#include "quantize/quant_policy.hpp"
 #include "quantize_runs.hpp"
 #include "support.hpp"
 
@@ -23,10 +23,10 @@ model::FileType file_type_argument(const std::string& tool_name) {
     throw std::runtime_error("not a file type llama-quantize takes: " + tool_name);
 }
 
-model::ModelDesc desc_of(const model::FileHeader& h) {
-    auto d = model::model_desc(h);
+quantize::ModelDesc desc_of(const model::FileHeader& h) {
+    auto d = quantize::model_desc(h);
     if (auto* why = std::get_if<std::string>(&d)) throw std::runtime_error(*why);
-    return std::get<model::ModelDesc>(d);
+    return std::get<quantize::ModelDesc>(d);
 }
 
 // The sources hold matrices in BF16 and everything 1-D in F32; what llama-quantize
@@ -41,7 +41,7 @@ uint32_t source_type(const model::TensorInfo& t) {
 // Tensors whose replayed type is not the file's: "blk.3.ffn_down.weight: file Q6_K, replay Q4_K".
 std::vector<std::string> mismatches(const test::QuantizeRun& run) {
     const model::FileHeader h = test::run_header(run);
-    const model::Replay r = model::replay(desc_of(h), file_type_argument(run.type), test::run_options(run));
+    const quantize::Replay r = quantize::replay(desc_of(h), file_type_argument(run.type), test::run_options(run));
     if (!r.refusal.empty()) return {"replay refused: " + r.refusal};
     std::vector<std::string> out;
     for (size_t i = 0; i < h.tensors.size(); ++i) {
@@ -69,8 +69,8 @@ void expect_every_tensor(const std::vector<test::QuantizeRun>& runs, size_t& fil
         auto made = std::find_if(runs.begin(), runs.end(),
                                  [&](const test::QuantizeRun& r) { return r.model == run.model && r.exit_code == 0; });
         ASSERT_NE(made, runs.end()) << run.name;
-        const model::Replay r =
-            model::replay(desc_of(test::run_header(*made)), file_type_argument(run.type), test::run_options(run));
+        const quantize::Replay r =
+            quantize::replay(desc_of(test::run_header(*made)), file_type_argument(run.type), test::run_options(run));
         // The tool's words: "requires an importance matrix", "no tensor type fallback is defined for type q4_0".
         const bool imatrix = run.error.find("importance matrix") != std::string::npos;
         const std::string said = imatrix ? "importance matrix" : r.refusal.substr(0, r.refusal.find(" ("));
@@ -126,15 +126,15 @@ TEST(QuantReplay, PartialTensorTypeShiftsTheDenseCounters) {
 // std::regex: the replay must choose as the regex search would (a pattern ending in "(?:)" means the
 // same and still goes through std::regex).
 TEST(QuantReplay, TensorTypePatternsMatchAsTheRegexSearchWould) {
-    model::ModelDesc m{"llama", 13, 8, 8, 0, {{"token_embd.weight", {256, 512}}}};
+    quantize::ModelDesc m{"llama", 13, 8, 8, 0, {{"token_embd.weight", {256, 512}}}};
     for (int l = 0; l < 13; ++l)
         for (const char* kind : {"attn_v", "ffn_down", "ffn_down_exps"})
             m.tensors.push_back({"blk." + std::to_string(l) + "." + kind + ".weight", {256, 256}});
     m.tensors.push_back({"output.weight", {256, 512}});
     auto types = [&](const std::string& pattern) {
-        model::QuantizeOptions o;
+        quantize::QuantizeOptions o;
         o.tensor_types = {{pattern, GgmlTypeId::Q8_0}};
-        const model::Replay r = model::replay(m, model::FileType::MOSTLY_Q4_K_M, o);
+        const quantize::Replay r = quantize::replay(m, model::FileType::MOSTLY_Q4_K_M, o);
         std::vector<std::string> q8;
         if (!r.refusal.empty()) q8.push_back(r.refusal.substr(0, r.refusal.find(':')));
         for (size_t i = 0; i < r.types.size(); ++i)
@@ -178,10 +178,10 @@ TEST(QuantReplay, FileTypeNamesAreTheCataloguesFileTypeNames) {
 }
 
 TEST(QuantReplay, TypeNamesAndOptionsAsTyped) {
-    EXPECT_EQ(model::parse_type("q4_k"), GgmlTypeId::Q4_K);
-    EXPECT_EQ(model::parse_type("IQ2_XXS"), GgmlTypeId::IQ2_XXS);
-    EXPECT_EQ(model::parse_type("q4_k_m"), std::nullopt);
-    model::QuantizeOptions o;
+    EXPECT_EQ(quantize::parse_type("q4_k"), GgmlTypeId::Q4_K);
+    EXPECT_EQ(quantize::parse_type("IQ2_XXS"), GgmlTypeId::IQ2_XXS);
+    EXPECT_EQ(quantize::parse_type("q4_k_m"), std::nullopt);
+    quantize::QuantizeOptions o;
     o.pure = true;
     o.token_embedding_type = GgmlTypeId::Q8_0;
     o.output_tensor_type = GgmlTypeId::Q6_K;

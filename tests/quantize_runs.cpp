@@ -55,7 +55,7 @@ const std::map<std::string, std::vector<std::string>>& fixture_variant_options()
 }
 
 model::GgmlTypeId type_argument(const std::string& s) {
-    if (auto t = model::parse_type(s)) return *t;
+    if (auto t = quantize::parse_type(s)) return *t;
     throw std::runtime_error("not a ggml type: " + s);
 }
 
@@ -109,8 +109,8 @@ model::FileHeader run_header(const QuantizeRun& run) {
     return read_header(header_path(run), *run.file_size);
 }
 
-model::QuantizeOptions run_options(const QuantizeRun& run) {
-    model::QuantizeOptions o;
+quantize::QuantizeOptions run_options(const QuantizeRun& run) {
+    quantize::QuantizeOptions o;
     const auto& a = run.options;
     for (size_t i = 0; i < a.size(); ++i) {
         const std::string& opt = a[i];

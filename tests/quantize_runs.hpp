@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "model/header.hpp"
-#include "model/quant_policy.hpp"
+#include "quantize/quant_policy.hpp"
 
 namespace modelcat::test {
 
@@ -43,7 +43,7 @@ model::FileHeader run_header(const QuantizeRun& run);
 
 // The run's options as the replay takes them (llama-quantize's parsing of the same
 // arguments; --override-kv and the --imatrix file's name play no part in type choice).
-model::QuantizeOptions run_options(const QuantizeRun& run);
+quantize::QuantizeOptions run_options(const QuantizeRun& run);
 
 bool typed_options(const QuantizeRun& run);  // options that steer the type choice
 bool relabelling(const QuantizeRun& run);    // --override-kv (general.file_type)

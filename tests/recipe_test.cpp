@@ -10,11 +10,11 @@
 #include "format/gguf.hpp"
 #include "kit/gguf_writer.hpp"
 #include "kit/llama31.hpp"
-#include "model/recipe.hpp"
+#include "quantize/recipe.hpp"
 #include "quantize_runs.hpp"
 
 using namespace modelcat;
-using model::RecipeKind;
+using quantize::RecipeKind;
 
 namespace {
 
@@ -35,8 +35,8 @@ TEST(Recipe, EveryStockFileOfTheRealToolIsStock) {
     for (const test::QuantizeRun& run : all_runs()) {
         if (run.exit_code != 0 || test::typed_options(run) || test::relabelling(run)) continue;
         ++n;
-        const model::Recipe r = model::infer_recipe(test::run_header(run));
-        EXPECT_EQ(model::recipe_word(r.kind), "stock") << run.name << ": " << r.overrides() << " " << r.note;
+        const quantize::Recipe r = quantize::infer_recipe(test::run_header(run));
+        EXPECT_EQ(quantize::recipe_word(r.kind), "stock") << run.name << ": " << r.overrides() << " " << r.note;
         ASSERT_TRUE(r.quantized_as) << run.name;
         EXPECT_EQ(model::file_type_info(*r.quantized_as).tool_name, run.type) << run.name;
         EXPECT_EQ(r.matching, r.tensors) << run.name;
@@ -51,14 +51,14 @@ TEST(Recipe, EveryOverrideFileNamesTheOptionsUsed) {
     for (const test::QuantizeRun& run : all_runs()) {
         if (run.exit_code != 0 || !test::typed_options(run) || test::relabelling(run) || run.name.ends_with("-scattered")) continue;
         ++n;
-        const model::Recipe r = model::infer_recipe(test::run_header(run));
-        model::QuantizeOptions typed = test::run_options(run);
+        const quantize::Recipe r = quantize::infer_recipe(test::run_header(run));
+        quantize::QuantizeOptions typed = test::run_options(run);
         std::string expected = typed.command_line();
         if (auto e = test::equivalents().find(run.name); e != test::equivalents().end()) {
             expected = e->second;
             ++equivalent;
         }
-        EXPECT_EQ(model::recipe_word(r.kind), expected.empty() ? "stock" : "stock+overrides") << run.name;
+        EXPECT_EQ(quantize::recipe_word(r.kind), expected.empty() ? "stock" : "stock+overrides") << run.name;
         EXPECT_EQ(r.overrides(), expected) << run.name;
         EXPECT_EQ(model::file_type_info(*r.quantized_as).tool_name, run.type) << run.name;
         if (expected.empty()) EXPECT_EQ(r.matching, r.tensors) << run.name;
@@ -73,8 +73,8 @@ TEST(Recipe, RelabelledFilesFollowTheTypeTheyWereMadeAs) {
     for (const test::QuantizeRun& run : all_runs()) {
         if (!test::relabelling(run)) continue;
         ++n;
-        const model::Recipe r = model::infer_recipe(test::run_header(run));
-        EXPECT_EQ(model::recipe_word(r.kind), "relabelled") << run.name;
+        const quantize::Recipe r = quantize::infer_recipe(test::run_header(run));
+        EXPECT_EQ(quantize::recipe_word(r.kind), "relabelled") << run.name;
         EXPECT_EQ(model::file_type_info(*r.quantized_as).tool_name, run.type) << run.name;
         std::string typed = test::run_options(run).command_line();
         auto kv = std::find(run.options.begin(), run.options.end(), "--override-kv");
@@ -88,8 +88,8 @@ TEST(Recipe, ScatteredOverridesAreCustom) {
     const auto runs = all_runs();
     const test::QuantizeRun& run = run_named(runs, "llama-32L-Q4_K_M-scattered");
     ASSERT_EQ(run.options.size(), 12u);  // six --tensor-type, on six kinds: past kMaxRecipeOptions
-    const model::Recipe r = model::infer_recipe(test::run_header(run));
-    EXPECT_EQ(model::recipe_word(r.kind), "custom");
+    const quantize::Recipe r = quantize::infer_recipe(test::run_header(run));
+    EXPECT_EQ(quantize::recipe_word(r.kind), "custom");
     // The override of layer 21's ffn_down skips a counter step: layers 22-27 shift (22 and 25
     // gain Q6_K, 24 and 27 lose it), ten tensors in all.
     EXPECT_EQ(r.matching, r.tensors - 10);
@@ -127,8 +127,8 @@ TEST(Recipe, TypesEditedByHandAreCustom) {
     format::ParseResult parsed = format::parse_gguf(bytes, *run.file_size);
     const model::FileHeader& edited = std::get<model::FileHeader>(parsed);
     EXPECT_TRUE(edited.warnings.empty());
-    const model::Recipe r = model::infer_recipe(edited);
-    EXPECT_EQ(model::recipe_word(r.kind), "custom");
+    const quantize::Recipe r = quantize::infer_recipe(edited);
+    EXPECT_EQ(quantize::recipe_word(r.kind), "custom");
     EXPECT_EQ(r.matching, r.tensors - 5);
     EXPECT_EQ(r.differences,
               (std::vector<std::string>{"attn_q: Q4_0 on 1 of 32 layers (stock Q4_K_M: 0)",
@@ -144,19 +144,19 @@ TEST(Recipe, SplitModelsAreReadWhole) {
         shards.push_back(test::read_header(test::kFixtureDir / "split" /
                                            ("tiny-split-Q4_K_M-0000" + std::to_string(i) + "-of-00003.gguf")));
     const std::vector<const model::FileHeader*> in_order{&shards[0], &shards[1], &shards[2]};
-    const model::Recipe whole = model::infer_recipe(model::joined_shards(in_order));
-    EXPECT_EQ(model::recipe_word(whole.kind), "stock");
+    const quantize::Recipe whole = quantize::infer_recipe(quantize::joined_shards(in_order));
+    EXPECT_EQ(quantize::recipe_word(whole.kind), "stock");
     EXPECT_EQ(whole.tensors, 58u);
     // The first shard alone holds 2 of the 6 attn_v: use_more_bits would count them as all there are.
-    EXPECT_NE(model::recipe_word(model::infer_recipe(shards.front()).kind), "stock");
+    EXPECT_NE(quantize::recipe_word(quantize::infer_recipe(shards.front()).kind), "stock");
 }
 
 TEST(Recipe, Llama31LineupQ4KLIsQ4KMWithBartowskisOptions) {
     std::vector<std::string> names, verdicts;
     for (const kit::Llama31Quant& q : kit::llama31_quants()) {
-        const model::Recipe r = model::infer_recipe(kit::parse_header(kit::llama31_quant(q.name)));
+        const quantize::Recipe r = quantize::infer_recipe(kit::parse_header(kit::llama31_quant(q.name)));
         names.emplace_back(q.name);
-        verdicts.push_back(std::string(model::recipe_word(r.kind)) + " " +
+        verdicts.push_back(std::string(quantize::recipe_word(r.kind)) + " " +
                            std::string(model::file_type_info(*r.quantized_as).tool_name) +
                            (r.overrides().empty() ? "" : " " + r.overrides()) + " @" + r.revision());
         EXPECT_TRUE(r.imatrix) << q.name;  // bartowski's files carry quantize.imatrix.* keys
@@ -180,24 +180,24 @@ TEST(Recipe, Llama31LineupQ4KLIsQ4KMWithBartowskisOptions) {
 TEST(Recipe, WhyTwoFilesOfOneFileTypeDiffer) {
     const model::FileHeader m = kit::parse_header(kit::llama31_quant("Q4_K_M"));
     const model::FileHeader l = kit::parse_header(kit::llama31_quant("Q4_K_L"));
-    EXPECT_EQ(model::recipe_why(m, l, model::infer_recipe(l)),
+    EXPECT_EQ(quantize::recipe_why(m, l, quantize::infer_recipe(l)),
               "token_embd: Q4_K\u2192Q8_0; output: Q6_K\u2192Q8_0 "
               "(--token-embedding-type q8_0 --output-tensor-type q8_0)");
-    EXPECT_EQ(model::recipe_why(l, m, model::infer_recipe(m)), "token_embd: Q8_0\u2192Q4_K; output: Q8_0\u2192Q6_K (stock)");
+    EXPECT_EQ(quantize::recipe_why(l, m, quantize::infer_recipe(m)), "token_embd: Q8_0\u2192Q4_K; output: Q8_0\u2192Q6_K (stock)");
     // Against the replayed stock policy: one file is enough.
-    EXPECT_EQ(model::infer_recipe(l).why,
+    EXPECT_EQ(quantize::infer_recipe(l).why,
               "token_embd: Q4_K\u2192Q8_0; output: Q6_K\u2192Q8_0 "
               "(--token-embedding-type q8_0 --output-tensor-type q8_0)");
-    EXPECT_EQ(model::infer_recipe(m).why, "stock");
+    EXPECT_EQ(quantize::infer_recipe(m).why, "stock");
     const auto runs = all_runs();
     const model::FileHeader stock = test::run_header(run_named(runs, "llama-32L-Q4_K_M"));
     const model::FileHeader pure = test::run_header(run_named(runs, "llama-32L-Q4_K_M-pure"));
-    EXPECT_EQ(model::recipe_why(stock, pure, model::infer_recipe(pure)),
+    EXPECT_EQ(quantize::recipe_why(stock, pure, quantize::infer_recipe(pure)),
               "output: Q6_K\u2192Q4_K; attn_v: Q6_K\u2192Q4_K on 16 of 32 layers; ffn_down: Q6_K\u2192Q4_K on 16 of 32 layers "
               "(--pure)");
     const model::FileHeader edge = test::run_header(run_named(runs, "qwen2-24L-Q5_K_L"));
     const model::FileHeader edge_stock = test::run_header(run_named(runs, "qwen2-24L-Q5_K_M"));
-    EXPECT_EQ(model::recipe_why(edge_stock, edge, model::infer_recipe(edge)),
+    EXPECT_EQ(quantize::recipe_why(edge_stock, edge, quantize::infer_recipe(edge)),
               "output: Q6_K\u2192Q8_0; token_embd: Q5_K\u2192Q8_0 (--token-embedding-type q8_0 --output-tensor-type q8_0)");
 }
 
@@ -210,15 +210,15 @@ TEST(Recipe, UnknownWhenTheRulesDoNotReach) {
         w.add_tensor("blk.0.attn_q.weight", {256, 256}, kit::kQ8_0);
         return kit::parse_header(w);
     };
-    EXPECT_EQ(model::recipe_word(model::infer_recipe(header("llama", 7)).kind), "stock");
-    const model::Recipe made_up = model::infer_recipe(header("made-up", 7));
-    EXPECT_EQ(model::recipe_word(made_up.kind), "unknown");
+    EXPECT_EQ(quantize::recipe_word(quantize::infer_recipe(header("llama", 7)).kind), "stock");
+    const quantize::Recipe made_up = quantize::infer_recipe(header("made-up", 7));
+    EXPECT_EQ(quantize::recipe_word(made_up.kind), "unknown");
     EXPECT_EQ(made_up.note, "architecture made-up is not one llama.cpp 34af94cd9ab2 loads");
-    const model::Recipe nvfp4 = model::infer_recipe(header("llama", 39));
+    const quantize::Recipe nvfp4 = quantize::infer_recipe(header("llama", 39));
     EXPECT_EQ(nvfp4.note, "general.file_type 39 is not a type llama-quantize 34af94cd9ab2 writes");
     model::FileHeader safetensors;
     safetensors.format = model::Format::safetensors;
-    EXPECT_EQ(model::infer_recipe(safetensors).note, "not a GGUF file");
+    EXPECT_EQ(quantize::infer_recipe(safetensors).note, "not a GGUF file");
 }
 
 }  // namespace

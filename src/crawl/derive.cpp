@@ -17,7 +17,7 @@
 #include "model/header_hashes.hpp"
 #include "model/kind.hpp"
 #include "model/policy.hpp"
-#include "model/recipe.hpp"
+#include "quantize/recipe.hpp"
 #include "model/tensor_names.hpp"
 #include "crawl/recipe_memo.hpp"
 
@@ -266,15 +266,15 @@ model::RecipeRow inferred_recipe_row(const model::FileHeader& whole);
 std::optional<model::RecipeRow> recipe_row(const std::vector<const model::FileHeader*>& data) {
     if (data.empty() || data.front()->format != model::Format::gguf) return std::nullopt;
     std::optional<model::FileHeader> joined;
-    if (data.size() > 1) joined = model::joined_shards(data);
+    if (data.size() > 1) joined = quantize::joined_shards(data);
     const model::FileHeader& whole = joined ? *joined : *data.front();
     return remembered_recipe(whole, [&] { return inferred_recipe_row(whole); });
 }
 
 model::RecipeRow inferred_recipe_row(const model::FileHeader& whole) {
-    const model::Recipe r = model::infer_recipe(whole);
+    const quantize::Recipe r = quantize::infer_recipe(whole);
     model::RecipeRow row;
-    row.recipe = model::recipe_word(r.kind);
+    row.recipe = quantize::recipe_word(r.kind);
     if (r.quantized_as) row.quantized_as = static_cast<int64_t>(*r.quantized_as);
     row.overrides = r.overrides();
     row.matching = static_cast<int64_t>(r.matching);

@@ -117,7 +117,7 @@ struct RateBudgetRow {
     std::optional<double> window_s;
 };
 
-// Which llama-quantize settings made a GGUF model (a recipes row; model/recipe.hpp reads it).
+// Which llama-quantize settings made a GGUF model (a recipes row; quantize/recipe.hpp reads it).
 struct RecipeRow {
     std::string recipe;                   // stock | stock+overrides | custom | relabelled | unknown
     std::optional<int64_t> quantized_as;  // the file type llama-quantize was given; none when unknown

@@ -1,6 +1,6 @@
 #pragma once
 // Which llama-quantize settings made a GGUF file, read from its per-tensor types
-// against the replay of model/quant_policy.hpp: stock for its declared file type,
+// against the replay of quantize/quant_policy.hpp: stock for its declared file type,
 // stock plus the fewest options that reproduce it exactly, relabelled (another
 // type's policy, general.file_type overridden), custom, or unknown.
 #include <cstdint>
@@ -11,9 +11,13 @@
 #include <vector>
 
 #include "model/header.hpp"
-#include "model/quant_policy.hpp"
+#include "quantize/quant_policy.hpp"
 
-namespace modelcat::model {
+namespace modelcat::quantize {
+
+using model::FileHeader;
+using model::FileType;
+using model::GgmlTypeId;
 
 enum class RecipeKind { stock, stock_overrides, custom, relabelled, unknown };
 std::string_view recipe_word(RecipeKind k);  // "stock", "stock+overrides", "custom", "relabelled", "unknown"
@@ -53,4 +57,4 @@ FileHeader joined_shards(std::span<const FileHeader* const> shards);
 // Q6_K→Q8_0 (--token-embedding-type q8_0 --output-tensor-type q8_0)".
 std::string recipe_why(const FileHeader& base, const FileHeader& other, const Recipe& other_recipe);
 
-}  // namespace modelcat::model
+}  // namespace modelcat::quantize

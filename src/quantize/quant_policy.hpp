@@ -16,7 +16,11 @@
 #include "model/ggml_types.hpp"
 #include "model/header.hpp"
 
-namespace modelcat::model {
+namespace modelcat::quantize {
+
+using model::FileHeader;
+using model::FileType;
+using model::GgmlTypeId;
 
 // The llama.cpp commit whose rules are replayed (that of ../shared/fixtures/llama-cpp/).
 inline constexpr std::string_view kLlamaCppRevision = "34af94cd9ab277632e27caeec2d41de2fd091b31";
@@ -99,4 +103,4 @@ private:
 Replay replay(const ReplayModel& model, FileType file_type, const QuantizeOptions& options,
               TensorOrder order = TensorOrder::by_layer);
 
-}  // namespace modelcat::model
+}  // namespace modelcat::quantize

@@ -1,4 +1,4 @@
-#include "model/recipe.hpp"
+#include "quantize/recipe.hpp"
 
 #include <algorithm>
 #include <map>
@@ -7,7 +7,9 @@
 #include "model/ggml_types.hpp"
 #include "model/tensor_names.hpp"
 
-namespace modelcat::model {
+namespace modelcat::quantize {
+
+using namespace model;  // the floor this room replays llama-quantize over: headers, types, names
 
 namespace {
 
@@ -447,4 +449,4 @@ std::string recipe_why(const FileHeader& base, const FileHeader& other, const Re
     return changes_text(other, from, "same tensor types") + " (" + how_made(other_recipe) + ")";
 }
 
-}  // namespace modelcat::model
+}  // namespace modelcat::quantize

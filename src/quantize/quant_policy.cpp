@@ -1,6 +1,6 @@
 // Over 500 lines: one transcription of one llama.cpp function family, kept whole
 // so that it reads against src/llama-quant.cpp branch for branch.
-#include "model/quant_policy.hpp"
+#include "quantize/quant_policy.hpp"
 
 #include <algorithm>
 #include <array>
@@ -13,7 +13,9 @@
 
 #include "model/ggml_types.hpp"
 
-namespace modelcat::model {
+namespace modelcat::quantize {
+
+using namespace model;  // the floor this room replays llama-quantize over: headers, types, names
 
 namespace {
 
@@ -561,4 +563,4 @@ std::variant<ModelDesc, std::string> model_desc(const FileHeader& h) {
     return m;
 }
 
-}  // namespace modelcat::model
+}  // namespace modelcat::quantize
